@@ -1,0 +1,93 @@
+import Foundation
+
+extension FerryError {
+    /// Why a request failed. New cases may be added in later versions: keep a `default` branch in switches.
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
+        /// The URL could not be built or is not an absolute `http`/`https` URL. The associated value says why.
+        case invalidURL(String)
+        /// The request is malformed (a header with CR or LF, an unencodable body, …). The associated value says why.
+        case invalidRequest(String)
+        /// The transfer failed below HTTP: no connection, a lost connection, a malformed response, ….
+        case transport(TransportFailure)
+        /// The request took longer than one of its timeouts.
+        case timedOut(TimeoutKind)
+        /// Following redirects exceeded the limit, which is the associated value.
+        case tooManyRedirects(limit: Int)
+        /// The status code failed validation.
+        case unacceptableStatus(Int)
+        /// The `Content-Type` failed validation; `nil` when the response had none.
+        case unacceptableContentType(received: String?, acceptable: [String])
+        /// A custom validator rejected the response; ``FerryError/underlyingError`` holds its error.
+        case validationFailed
+        /// The serializer could not produce a value; ``FerryError/underlyingError`` holds its error.
+        case serializationFailed
+        /// The body is larger than the limit, in bytes.
+        case bodyTooLarge(limit: Int64)
+        /// The request was cancelled.
+        case cancelled
+        /// The session was shut down before the request could start.
+        case sessionShutDown
+
+        /// A short, human-readable form of the reason.
+        public var description: String {
+            switch self {
+            case .invalidURL(let why): "invalid URL (\(why))"
+            case .invalidRequest(let why): "invalid request (\(why))"
+            case .transport(let failure): "transport failure (\(failure))"
+            case .timedOut(let kind): "timed out (\(kind))"
+            case .tooManyRedirects(let limit): "too many redirects (limit \(limit))"
+            case .unacceptableStatus(let code): "unacceptable status code \(code)"
+            case .unacceptableContentType(let received, let acceptable):
+                "unacceptable content type \(received ?? "none") (acceptable: \(acceptable.joined(separator: ", ")))"
+            case .validationFailed: "validation failed"
+            case .serializationFailed: "serialization failed"
+            case .bodyTooLarge(let limit): "body larger than \(limit) bytes"
+            case .cancelled: "cancelled"
+            case .sessionShutDown: "session shut down"
+            }
+        }
+    }
+
+    /// Which timeout ran out.
+    public enum TimeoutKind: Sendable, Hashable, CustomStringConvertible {
+        /// No byte moved for longer than the idle timeout.
+        case idle
+        /// The whole request, redirects included, took longer than the total timeout.
+        case total
+
+        /// `"idle"` or `"total"`.
+        public var description: String { self == .idle ? "idle" : "total" }
+    }
+
+    /// What went wrong below HTTP.
+    public enum TransportFailure: Sendable, Hashable, CustomStringConvertible {
+        /// The host name could not be resolved.
+        case hostNotFound
+        /// The connection was refused or could not be made.
+        case cannotConnect
+        /// The connection was lost or reset before the response was complete.
+        case connectionLost
+        /// The server sent something that is not valid HTTP: garbage, bad chunking, a truncated body, a head that
+        /// is too large.
+        case invalidResponse
+        /// TLS could not be established (certificate, handshake).
+        case secureConnectionFailed
+        /// There is no network.
+        case notConnected
+        /// Anything else; the underlying error says more.
+        case other
+
+        /// A short name for the failure.
+        public var description: String {
+            switch self {
+            case .hostNotFound: "host not found"
+            case .cannotConnect: "cannot connect"
+            case .connectionLost: "connection lost"
+            case .invalidResponse: "invalid response"
+            case .secureConnectionFailed: "secure connection failed"
+            case .notConnected: "not connected"
+            case .other: "other"
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The one error type Ferry throws.
+///
+/// A `FerryError` says *why* a request failed (``reason``, which a program can switch on) and carries what is
+/// known at that point: the request, the response head when one arrived, the first bytes of the body and the
+/// underlying error (a `URLError`, a `DecodingError`, …).
+///
+/// Cancellation of the awaiting Swift task, or of the ``DataTask``, surfaces as a `FerryError` whose reason is
+/// ``Reason/cancelled``; Ferry never throws `CancellationError` itself.
+public struct FerryError: Error, Sendable, CustomStringConvertible {
+    /// Why the request failed.
+    public var reason: Reason
+    /// The request as Ferry sent it (after defaults were applied), or `nil` when it could not be built.
+    public var request: Request?
+    /// The head of the response that arrived, or `nil` when none did.
+    public var response: HTTPResponse?
+    /// Up to ``bodyPrefixLimit`` bytes of the response body, when a body arrived.
+    public var bodyPrefix: Data?
+    /// The error that caused this one, if any: a `URLError`, a `DecodingError`, a user validator's error, ….
+    public var underlyingError: (any Error)?
+
+    /// How many bytes of the body ``bodyPrefix`` keeps at most.
+    public static let bodyPrefixLimit = 2048
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - reason: Why the request failed.
+    ///   - request: The request, if it was built.
+    ///   - response: The response head, if one arrived.
+    ///   - body: The body that arrived; only its first ``bodyPrefixLimit`` bytes are kept.
+    ///   - underlyingError: The error that caused this one.
+    public init(
+        _ reason: Reason,
+        request: Request? = nil,
+        response: HTTPResponse? = nil,
+        body: Data? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.reason = reason
+        self.request = request
+        self.response = response
+        self.bodyPrefix = body.map { Data($0.prefix(Self.bodyPrefixLimit)) }
+        self.underlyingError = underlyingError
+    }
+
+    /// The HTTP status code of the response, or `nil` when no response arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Whether the request was cancelled (by ``DataTask/cancel()``, the awaiting task or the session).
+    public var isCancellation: Bool { reason == .cancelled }
+
+    /// Whether the request ran out of time.
+    public var isTimeout: Bool {
+        if case .timedOut = reason { return true }
+        return false
+    }
+
+    /// A one-line description: the reason, the status and the URL.
+    public var description: String {
+        var text = "FerryError: \(reason)"
+        if let statusCode { text += " (HTTP \(statusCode))" }
+        if let url = response?.url ?? request?.url { text += " for \(url.absoluteString)" }
+        if let underlyingError { text += ": \(underlyingError)" }
+        return text
+    }
+}
+
+extension FerryError {
+    /// Returns this error with the request and response filled in where they were missing.
+    func adding(request: Request?, response: HTTPResponse?, body: Data?) -> FerryError {
+        var error = self
+        if error.request == nil { error.request = request }
+        if error.response == nil { error.response = response }
+        if error.bodyPrefix == nil, let body, !body.isEmpty {
+            error.bodyPrefix = Data(body.prefix(Self.bodyPrefixLimit))
+        }
+        return error
+    }
+}

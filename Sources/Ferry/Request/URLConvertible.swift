@@ -1,0 +1,70 @@
+import Foundation
+
+/// A value that names a URL: a `String`, a `URL` or `URLComponents`.
+public protocol URLConvertible: Sendable {
+    /// Returns the absolute URL this value names.
+    /// - Parameter baseURL: The URL a relative value is appended to.
+    /// - Returns: An absolute `http` or `https` URL.
+    /// - Throws: ``FerryError`` with reason ``FerryError/Reason/invalidURL(_:)``.
+    func url(relativeTo baseURL: URL?) throws(FerryError) -> URL
+}
+
+extension String: URLConvertible {
+    /// Parses the string; a string without a scheme is appended to `baseURL`.
+    /// - Parameter baseURL: The URL a relative string is appended to.
+    /// - Returns: An absolute `http` or `https` URL.
+    /// - Throws: ``FerryError`` with reason ``FerryError/Reason/invalidURL(_:)``.
+    public func url(relativeTo baseURL: URL?) throws(FerryError) -> URL {
+        guard let url = URL(string: self) else {
+            throw FerryError(.invalidURL("\"\(self)\" is not a URL"))
+        }
+        return try url.url(relativeTo: baseURL)
+    }
+}
+
+extension URL: URLConvertible {
+    /// Returns this URL when it is absolute; a URL without a scheme is appended to `baseURL`.
+    ///
+    /// Appending keeps the base's path: `users/1` (or `/users/1`) against `https://api.example.com/v2` gives
+    /// `https://api.example.com/v2/users/1`.
+    /// - Parameter baseURL: The URL a relative URL is appended to.
+    /// - Returns: An absolute `http` or `https` URL.
+    /// - Throws: ``FerryError`` with reason ``FerryError/Reason/invalidURL(_:)``.
+    public func url(relativeTo baseURL: URL?) throws(FerryError) -> URL {
+        if scheme == nil {
+            guard let baseURL else {
+                throw FerryError(.invalidURL("\"\(relativeString)\" is relative and the session has no base URL"))
+            }
+            return try baseURL.appendingRelativeReference(relativeString).url(relativeTo: nil)
+        }
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw FerryError(.invalidURL("scheme of \"\(absoluteString)\" is not http or https"))
+        }
+        guard let host = host(percentEncoded: false), !host.isEmpty else {
+            throw FerryError(.invalidURL("\"\(absoluteString)\" has no host"))
+        }
+        return absoluteURL
+    }
+
+    private func appendingRelativeReference(_ reference: String) throws(FerryError) -> URL {
+        var base = absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        var path = Substring(reference)
+        while path.hasPrefix("/") { path.removeFirst() }
+        guard let url = URL(string: path.isEmpty ? base : base + "/" + path) else {
+            throw FerryError(.invalidURL("\"\(reference)\" cannot be appended to \(absoluteString)"))
+        }
+        return url
+    }
+}
+
+extension URLComponents: URLConvertible {
+    /// Returns the URL of these components, resolved like a `URL`.
+    /// - Parameter baseURL: The URL a relative value is appended to.
+    /// - Returns: An absolute `http` or `https` URL.
+    /// - Throws: ``FerryError`` with reason ``FerryError/Reason/invalidURL(_:)``.
+    public func url(relativeTo baseURL: URL?) throws(FerryError) -> URL {
+        guard let url else { throw FerryError(.invalidURL("the components do not form a URL")) }
+        return try url.url(relativeTo: baseURL)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// When each step of a request happened, measured by Ferry with a monotonic clock on every platform.
+///
+/// URLSession on Linux reports no metrics at all; Ferry stamps the steps itself, so the timeline is the same
+/// on every platform and transport.
+public struct Timeline: Sendable, Hashable {
+    /// The wall-clock time the request started, for logs.
+    public var startDate: Date
+    /// When Ferry began sending the request.
+    public var requestStart: ContinuousClock.Instant
+    /// When the first response head arrived (of the first hop, when redirects were followed); `nil` when none did.
+    public var firstResponseByte: ContinuousClock.Instant?
+    /// When the last byte arrived or the request failed.
+    public var requestCompleted: ContinuousClock.Instant
+    /// When the serializer finished; `nil` before serialization.
+    public var serializationCompleted: ContinuousClock.Instant?
+
+    /// Creates a timeline.
+    /// - Parameters:
+    ///   - startDate: The wall-clock start.
+    ///   - requestStart: When sending began.
+    ///   - firstResponseByte: When the first response head arrived.
+    ///   - requestCompleted: When the transfer ended.
+    ///   - serializationCompleted: When serialization ended.
+    public init(
+        startDate: Date,
+        requestStart: ContinuousClock.Instant,
+        firstResponseByte: ContinuousClock.Instant?,
+        requestCompleted: ContinuousClock.Instant,
+        serializationCompleted: ContinuousClock.Instant? = nil
+    ) {
+        self.startDate = startDate
+        self.requestStart = requestStart
+        self.firstResponseByte = firstResponseByte
+        self.requestCompleted = requestCompleted
+        self.serializationCompleted = serializationCompleted
+    }
+
+    /// Time from the start to the first response head; `nil` when none arrived.
+    public var latency: Duration? { firstResponseByte.map { requestStart.duration(to: $0) } }
+    /// Time from the start to the end of the transfer.
+    public var requestDuration: Duration { requestStart.duration(to: requestCompleted) }
+    /// Time the serializer took; `nil` before serialization.
+    public var serializationDuration: Duration? { serializationCompleted.map { requestCompleted.duration(to: $0) } }
+    /// Time from the start to the end of serialization (or of the transfer, before serialization).
+    public var totalDuration: Duration { requestStart.duration(to: serializationCompleted ?? requestCompleted) }
+}
+
+extension Timeline: CustomStringConvertible {
+    /// The durations in milliseconds, on one line.
+    public var description: String {
+        func ms(_ duration: Duration?) -> String {
+            guard let duration else { return "-" }
+            let (seconds, attoseconds) = duration.components
+            return String(format: "%.3f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        }
+        return "latency \(ms(latency)), request \(ms(requestDuration)), "
+            + "serialization \(ms(serializationDuration)), total \(ms(totalDuration))"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+extension Session {
+    /// How a session sends requests: defaults every request inherits, and the transport.
+    public struct Configuration: Sendable {
+        /// The URL that relative request URLs are appended to.
+        public var baseURL: URL?
+        /// Headers added to every request that does not set the same name.
+        public var headers: HTTPHeaders
+        /// The longest time without any byte moving before a request fails with
+        /// ``FerryError/Reason/timedOut(_:)`` (``FerryError/TimeoutKind/idle``). 60 seconds by default.
+        public var idleTimeout: Duration
+        /// The longest time a whole request may take, redirects included; `nil` (the default) for no limit.
+        public var totalTimeout: Duration?
+        /// How redirects are followed: up to 10 by default.
+        public var redirectPolicy: RedirectPolicy
+        /// What every response must satisfy before it is serialized: a 2xx status by default.
+        public var validation: Validation
+        /// The largest response body, in bytes, that is collected in memory. 1 GiB by default.
+        public var maximumBodySize: Int64
+        /// What moves the bytes: ``URLSessionTransport`` by default.
+        public var transport: any Transport
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - baseURL: The URL relative request URLs are appended to.
+        ///   - headers: Default headers; ``defaultHeaders`` when omitted.
+        ///   - idleTimeout: The idle timeout.
+        ///   - totalTimeout: The total timeout, or `nil` for none.
+        ///   - redirectPolicy: The redirect policy.
+        ///   - validation: The default validation.
+        ///   - maximumBodySize: The largest body collected in memory.
+        ///   - transport: The transport; a new ``URLSessionTransport`` when omitted.
+        public init(
+            baseURL: URL? = nil,
+            headers: HTTPHeaders = Configuration.defaultHeaders,
+            idleTimeout: Duration = .seconds(60),
+            totalTimeout: Duration? = nil,
+            redirectPolicy: RedirectPolicy = .follow(),
+            validation: Validation = .successfulStatus,
+            maximumBodySize: Int64 = 1 << 30,
+            transport: (any Transport)? = nil
+        ) {
+            self.baseURL = baseURL
+            self.headers = headers
+            self.idleTimeout = idleTimeout
+            self.totalTimeout = totalTimeout
+            self.redirectPolicy = redirectPolicy
+            self.validation = validation
+            self.maximumBodySize = maximumBodySize
+            self.transport = transport ?? URLSessionTransport()
+        }
+
+        /// `User-Agent: Ferry/<version>`, `Accept-Encoding: gzip, deflate` and an `Accept-Language` made from the
+        /// user's preferred languages.
+        public static var defaultHeaders: HTTPHeaders {
+            var headers: HTTPHeaders = ["User-Agent": "Ferry/\(Session.version)", "Accept-Encoding": "gzip, deflate"]
+            let languages = Locale.preferredLanguages.prefix(6).enumerated().map { index, language in
+                index == 0 ? language : "\(language);q=\(String(format: "%.1f", 1.0 - Double(index) * 0.1))"
+            }
+            headers.add(name: "Accept-Language", value: languages.isEmpty ? "en" : languages.joined(separator: ", "))
+            return headers
+        }
+    }
+}

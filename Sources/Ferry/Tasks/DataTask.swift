@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// A running or finished request, and how its response becomes a `Value`.
+///
+/// The transfer starts when the task is made and runs once; every `DataTask` derived from it (by validating or
+/// serializing differently) shares it. ``value``, ``result`` and ``response`` may be read any number of times,
+/// from any task. Cancelling a task that awaits one of them cancels the transfer, as does ``cancel()``.
+///
+/// Validation and serialization run in the awaiting task, never on the session's actor.
+public struct DataTask<Value: Sendable>: Sendable {
+    let transfer: Transfer
+    let validation: Validation
+    let serialize: @Sendable (Request, HTTPResponse, Data) throws(FerryError) -> Value
+    private let cache = ResponseCache<Value>()
+
+    init(
+        transfer: Transfer,
+        validation: Validation,
+        serialize: @escaping @Sendable (Request, HTTPResponse, Data) throws(FerryError) -> Value
+    ) {
+        self.transfer = transfer
+        self.validation = validation
+        self.serialize = serialize
+    }
+
+    /// The full response: request, head, body, result, metrics and timeline. Never throws.
+    public var response: DataResponse<Value> {
+        get async {
+            if let cached = cache.response { return cached }
+            return cache.store(makeResponse(from: await transfer.outcome()))
+        }
+    }
+
+    /// The serialized value, or the error.
+    public var result: Result<Value, FerryError> {
+        get async { await response.result }
+    }
+
+    /// The serialized value.
+    /// - Throws: ``FerryError``; cancellation is ``FerryError/Reason/cancelled``.
+    public var value: Value {
+        get async throws(FerryError) { try await result.get() }
+    }
+
+    /// Cancels the transfer. Awaiters get ``FerryError/Reason/cancelled`` unless it had already finished.
+    public func cancel() {
+        transfer.cancel()
+    }
+
+    /// Returns a task with the same transfer, validated by `validation` and serialized by `serializer`.
+    func with<Output: Sendable>(
+        validation: Validation,
+        serialize: @escaping @Sendable (Request, HTTPResponse, Data) throws(FerryError) -> Output
+    ) -> DataTask<Output> {
+        DataTask<Output>(transfer: transfer, validation: validation, serialize: serialize)
+    }
+
+    private func makeResponse(from outcome: TransferOutcome) -> DataResponse<Value> {
+        var timeline = outcome.timeline
+        let result: Result<Value, FerryError>
+        if let error = outcome.error {
+            result = .failure(error)
+        } else if let request = outcome.request, let head = outcome.response {
+            let body = outcome.body ?? Data()
+            do throws(FerryError) {
+                try validation.validate(head, body: body, for: request)
+                result = .success(try serialize(request, head, body))
+            } catch {
+                result = .failure(error)
+            }
+        } else {
+            result = .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
+        }
+        timeline.serializationCompleted = .now
+        return DataResponse(
+            request: outcome.request, response: outcome.response, data: outcome.body, result: result,
+            metrics: outcome.metrics, timeline: timeline)
+    }
+}
+
+extension DataTask where Value == Data {
+    init(transfer: Transfer, validation: Validation) {
+        self.init(transfer: transfer, validation: validation) { _, _, body throws(FerryError) in body }
+    }
+}
+
+/// The first response a ``DataTask`` computed, kept so that later reads neither validate nor decode again.
+private final class ResponseCache<Value: Sendable>: Sendable {
+    private let storage = Mutex<DataResponse<Value>?>(nil)
+
+    var response: DataResponse<Value>? { storage.withLock { $0 } }
+
+    /// Keeps `response` unless another reader stored one first; returns the one kept.
+    func store(_ response: DataResponse<Value>) -> DataResponse<Value> {
+        storage.withLock { stored in
+            if let stored { return stored }
+            stored = response
+            return response
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one delegate of a transport's URLSession: routes each callback to its ``URLSessionCall`` by task
+/// identifier. Callbacks for a task Ferry has finished with (cancelled, failed) are dropped.
+final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
+    private let calls = Mutex<[Int: URLSessionCall]>([:])
+
+    func register(_ call: URLSessionCall, for identifier: Int) {
+        calls.withLock { $0[identifier] = call }
+    }
+
+    func unregister(_ identifier: Int) {
+        calls.withLock { $0[identifier] = nil }
+    }
+
+    private func call(for task: URLSessionTask) -> URLSessionCall? {
+        calls.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        completionHandler(.allow)
+        guard let call = call(for: dataTask) else { return }
+        guard let http = response as? HTTPURLResponse, let head = HTTPResponse(http) else {
+            call.fail(FerryError(.transport(.invalidResponse)), router: self)
+            return
+        }
+        do {
+            try call.sink.receive(head)
+        } catch {
+            call.fail(error, router: self)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let call = call(for: dataTask) else { return }
+        do {
+            try call.sink.receive(data)
+        } catch {
+            call.fail(error, router: self)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        call(for: task)?.recordSent(totalBytesSent)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // Ferry follows redirects itself: the 3xx response is the answer to this hop.
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Unanswered (or answered with default handling and no credential), a 401 hangs forever on Linux.
+        // Ferry sends credentials as headers; the 401 itself is the response.
+        call(for: task)?.recordChallenge()
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        call?.complete(task: task, error: error)
+    }
+}

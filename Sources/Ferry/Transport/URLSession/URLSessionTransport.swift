@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default transport: URLSession, driven through its delegate API.
+///
+/// It avoids what breaks in FoundationNetworking on Linux (see the README's "Linux notes"): it never uses
+/// URLSession's async `data(for:)` (which deadlocks when cancellation races completion), cancels each task at
+/// most once and never after completion, answers every authentication challenge (a 401 would otherwise hang),
+/// lets Ferry follow redirects, disables URLSession's cache, and never creates a task on an invalidated session.
+public final class URLSessionTransport: Transport {
+    private let session: URLSession
+    private let router: URLSessionEventRouter
+    private let isInvalidated = Mutex(false)
+
+    /// Creates a transport with its own URLSession.
+    /// - Parameter configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off
+    ///   its URL cache.
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let queue = OperationQueue()
+        queue.name = "Ferry.URLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
+        router = URLSessionEventRouter()
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit {
+        invalidate()
+    }
+
+    /// Sends `request` with a URLSession data task.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - sink: Where the response goes.
+    /// - Returns: The bytes sent.
+    /// - Throws: ``FerryError`` or `URLError`.
+    public func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
+        let urlRequest = Self.urlRequest(for: request)
+        let call = URLSessionCall(sink: sink, bodyCount: request.body?.count ?? 0)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                start(urlRequest, call: call, continuation: continuation)
+            }
+        } onCancel: {
+            call.fail(FerryError(.cancelled), router: router)
+        }
+    }
+
+    private func start(
+        _ urlRequest: URLRequest, call: URLSessionCall,
+        continuation: CheckedContinuation<TransportReport, any Error>
+    ) {
+        let task = call.begin(continuation: continuation, router: router) {
+            // Creating a task on an invalidated URLSession is a fatal error in Foundation: check under the lock
+            // that invalidation also takes.
+            isInvalidated.withLock { invalidated in invalidated ? nil : session.dataTask(with: urlRequest) }
+        }
+        task?.resume()
+    }
+
+    /// Lets running tasks finish, then invalidates the URLSession.
+    public func shutdown() async {
+        invalidate()
+    }
+
+    private func invalidate() {
+        let first = isInvalidated.withLock { invalidated in
+            defer { invalidated = true }
+            return !invalidated
+        }
+        if first { session.finishTasksAndInvalidate() }
+    }
+
+    static func urlRequest(for request: Request) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for header in request.headers {
+            urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
+        }
+        if let body = request.body, case .data(let data) = body.content {
+            urlRequest.httpBody = data
+        }
+        // Foundation truncates this to whole seconds and fails at once under one second; Ferry's own timer
+        // enforces the exact idle timeout, this is only a backstop.
+        let idle = request.idleTimeout.map { Double($0.components.seconds) + 2 } ?? 3600
+        urlRequest.timeoutInterval = max(2, idle)
+        return urlRequest
+    }
+}

@@ -1,0 +1,130 @@
+import Ferry
+import FerryTesting
+import Foundation
+import Testing
+
+@Suite("Transfers, cancellation and timeouts (in memory)")
+struct LifecycleTests {
+    @Test func theTransferRunsOnceForEverySerializer() async throws {
+        let calls = Counter()
+        let session = stubSession { _ in
+            calls.increment()
+            return .json(#"{"id":1,"name":"A"}"#)
+        }
+        let task = await session.get("u")
+        async let json = task.serializingJSON()
+        async let user = task.serializingDecodable(User.self)
+        async let text = task.serializingString()
+        _ = try await (json, user, text)
+        let first = await task.response
+        let second = await task.response
+        #expect(first.timeline == second.timeline)
+        #expect(calls.count == 1)
+    }
+
+    @Test func cancelEndsAStalledRequest() async throws {
+        let session = stubSession { _ in try await waitForever() }
+        let task = await session.get("stall")
+        task.cancel()
+        let error = await #expect(throws: FerryError.self) { try await task.value }
+        #expect(error?.reason == .cancelled)
+        #expect(error?.isCancellation == true)
+    }
+
+    @Test func cancellingTheAwaitingTaskCancelsTheTransfer() async throws {
+        let entered = AsyncStream<Void>.makeStream()
+        let session = stubSession { _ in
+            entered.continuation.yield()
+            try await waitForever()
+        }
+        let dataTask = await session.get("stall")
+        let waiter = Task { try await dataTask.serializingData() }
+        var iterator = entered.stream.makeAsyncIterator()
+        await iterator.next()
+        waiter.cancel()
+        let result = await waiter.result
+        #expect(throws: FerryError.self) { try result.get() }
+        #expect(await dataTask.result.failureReason == .cancelled)
+        #expect(await session.activeRequestCount <= 1)
+    }
+
+    @Test func idleTimeoutIsExactAndTyped() async throws {
+        let session = stubSession(configure: { $0.idleTimeout = .milliseconds(150) }) { _ in try await waitForever() }
+        let response = await session.get("stall").response
+        #expect(response.error?.reason == .timedOut(.idle))
+        #expect(response.timeline.requestDuration >= .milliseconds(150))
+        #expect(response.timeline.requestDuration < .seconds(5))
+    }
+
+    @Test func totalTimeoutCoversSlowButSteadyBodies() async throws {
+        var request = Request(url: URL(string: "http://stub.test/drip")!)
+        request.totalTimeout = .milliseconds(200)
+        let session = stubSession { _ in
+            // Keeps sending (so the idle timer never fires) but never finishes.
+            while true {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let error = await #expect(throws: FerryError.self) { try await session.request(request).value }
+        #expect(error?.reason == .timedOut(.total))
+    }
+
+    @Test func bodyLargerThanTheLimitFails() async throws {
+        let session = stubSession(configure: { $0.maximumBodySize = 1000 }) { _ in
+            StubResponse(chunks: [Data(count: 600), Data(count: 600)])
+        }
+        let error = await #expect(throws: FerryError.self) { try await session.get("big").value }
+        #expect(error?.reason == .bodyTooLarge(limit: 1000))
+        #expect(error?.statusCode == 200)
+    }
+
+    @Test func declaredLengthOverTheLimitFailsBeforeTheBody() async throws {
+        var request = Request(url: URL(string: "http://stub.test/big")!)
+        request.maximumBodySize = 10
+        let session = stubSession { _ in StubResponse(headers: ["Content-Length": "5000"], body: Data(count: 5000)) }
+        let error = await #expect(throws: FerryError.self) { try await session.request(request).value }
+        #expect(error?.reason == .bodyTooLarge(limit: 10))
+    }
+
+    @Test func shutdownWaitsThenRefusesNewRequests() async throws {
+        let session = stubSession { _ in .text("ok") }
+        let task = await session.get("a")
+        await session.shutdown()
+        #expect(try await task.serializingString() == "ok")
+        let error = await #expect(throws: FerryError.self) { try await session.get("b").value }
+        #expect(error?.reason == .sessionShutDown)
+    }
+
+    @Test func shutdownCanCancelInFlightRequests() async throws {
+        let session = stubSession { _ in try await waitForever() }
+        let task = await session.get("stall")
+        await session.shutdown(cancellingInFlightRequests: true)
+        #expect(await task.result.failureReason == .cancelled)
+        #expect(await session.activeRequestCount == 0)
+    }
+
+    @Test func manyConcurrentRequestsThroughOneSession() async throws {
+        let session = stubSession { request in .text(request.url.path) }
+        let paths = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<500 {
+                group.addTask { try await session.get("p\(index)").serializingString() }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(paths.count == 500)
+    }
+
+    @Test func handlerErrorsAreMapped() async throws {
+        let session = stubSession { _ in throw URLError(.cannotConnectToHost) }
+        let error = await #expect(throws: FerryError.self) { try await session.get("x").value }
+        #expect(error?.reason == .transport(.cannotConnect))
+        #expect(error?.underlyingError is URLError)
+    }
+}
+
+extension Result where Failure == FerryError {
+    var failureReason: FerryError.Reason? {
+        if case .failure(let error) = self { return error.reason }
+        return nil
+    }
+}

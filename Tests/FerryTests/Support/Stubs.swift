@@ -1,0 +1,34 @@
+import Ferry
+import FerryTesting
+import Foundation
+import Synchronization
+
+/// Counts calls from a `@Sendable` handler.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// Records the requests a handler saw.
+final class RequestLog: Sendable {
+    private let requests = Mutex<[Request]>([])
+    func append(_ request: Request) { requests.withLock { $0.append(request) } }
+    var all: [Request] { requests.withLock { $0 } }
+}
+
+/// A session whose transport answers with `handler`.
+func stubSession(
+    configure: (inout Session.Configuration) -> Void = { _ in },
+    _ handler: @escaping InMemoryTransport.Handler
+) -> Session {
+    var configuration = Session.Configuration(baseURL: URL(string: "http://stub.test"), transport: InMemoryTransport(handler))
+    configure(&configuration)
+    return Session(configuration: configuration)
+}
+
+/// A handler step that never answers until cancelled, like a server that never replies.
+func waitForever() async throws -> Never {
+    try await Task.sleep(for: .seconds(3600))
+    throw CancellationError()
+}
