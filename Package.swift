@@ -13,7 +13,7 @@ let package = Package(
         .target(name: "FerryTesting", dependencies: ["Ferry"]),
         .target(name: "FerryTestServer"),
         .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryTestServer"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryTesting"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryTesting", "FerryTestServer"]),
         .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer"]),
     ],
     swiftLanguageModes: [.v6]

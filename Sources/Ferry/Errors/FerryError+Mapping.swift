@@ -21,6 +21,11 @@ extension FerryError {
             if error.code == .unknown, "\(error)".localizedCaseInsensitiveContains("SSL") {
                 return FerryError(.transport(.secureConnectionFailed), underlyingError: error)
             }
+            // libcurl reports a reply that is not HTTP ("Received HTTP/0.9 when not allowed") as an unsupported
+            // URL; Ferry has already checked the URL, so this is the server's fault.
+            if error.code == .unsupportedURL, "\(error)".contains("HTTP/0.9") {
+                return FerryError(.transport(.invalidResponse), underlyingError: error)
+            }
             return FerryError(Reason(error.code), underlyingError: error)
         }
         if cancelled { return FerryError(.cancelled, underlyingError: error) }

@@ -32,3 +32,14 @@ func waitForever() async throws -> Never {
     try await Task.sleep(for: .seconds(3600))
     throw CancellationError()
 }
+
+struct ConditionTimedOut: Error {}
+
+/// Polls `condition` until it holds, failing after `limit`: waits for an observable state, never for a guessed time.
+func waitUntil(limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw ConditionTimedOut() }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

@@ -101,6 +101,16 @@ final class URLSessionCall: Sendable {
             }
             continuation.resume(throwing: error)
         } else {
+            // FoundationNetworking completes some responses (a 3xx without `Location`) without announcing them
+            // through `didReceive response`: take the head from the task.
+            if sink.head == nil, let http = task.response as? HTTPURLResponse, let head = HTTPResponse(http) {
+                do {
+                    try sink.receive(head)
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+            }
             continuation.resume(returning: report)
         }
     }

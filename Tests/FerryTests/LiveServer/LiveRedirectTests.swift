@@ -1,0 +1,52 @@
+import Ferry
+import FerryTestServer
+import Foundation
+import Testing
+
+@Suite("Redirects against the test server")
+struct LiveRedirectTests {
+    @Test func relativeAndAbsoluteChains() async throws {
+        let live = try LiveServer()
+        let relative = await live.session.get("redirect/3").serialized(by: .json).response
+        #expect(relative.response?.url.path == "/get")
+        #expect(relative.metrics.redirectCount == 3)
+        let absolute = await live.session.get("absolute-redirect/2").response
+        #expect(absolute.statusCode == 200)
+        #expect(absolute.metrics.redirectCount == 2)
+    }
+
+    @Test func loopEndsInAnError() async throws {
+        let live = try LiveServer()
+        let error = await #expect(throws: FerryError.self) { try await live.session.get("redirect-loop").value }
+        #expect(error?.reason == .tooManyRedirects(limit: 10))
+    }
+
+    @Test(arguments: [307, 308])
+    func bodyIsResentOn307And308(status: Int) async throws {
+        // FoundationNetworking alone resends an empty body here.
+        let live = try LiveServer()
+        let json = try await live.session.post(
+            "redirect-to", body: .text("precious payload"),
+            query: [.init(name: "url", value: "/anything"), .init(name: "status_code", value: "\(status)")]
+        ).serializingJSON()
+        #expect(json["method"] == "POST")
+        #expect(json["data"] == "precious payload")
+    }
+
+    @Test func authorizationIsNotForwardedToAnotherHost() async throws {
+        let live = try LiveServer()
+        let target = "http://localhost:\(live.server.port)/headers"
+        let json = try await live.session.get(
+            "redirect-to", query: [.init(name: "url", value: target)],
+            headers: ["Authorization": "Bearer secret", "X-Other": "kept"]
+        ).serializingJSON()
+        #expect(json["headers"]?["Authorization"] == nil)
+        #expect(json["headers"]?["X-Other"] == "kept")
+    }
+
+    @Test func missingLocationReturnsTheRedirect() async throws {
+        let live = try LiveServer()
+        let response = await live.session.get("redirect-missing-location").unvalidated().response
+        #expect(response.statusCode == 302, "\(String(describing: response.error))")
+    }
+}

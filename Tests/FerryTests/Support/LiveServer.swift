@@ -1,0 +1,20 @@
+import Ferry
+import FerryTestServer
+import Foundation
+
+/// A test server on a random loopback port and a URLSession-backed session pointed at it, for one test.
+struct LiveServer: ~Copyable {
+    let server: TestServer
+    let session: Session
+
+    init(configure: (inout Session.Configuration) -> Void = { _ in }) throws {
+        server = try TestServer()
+        var configuration = Session.Configuration(baseURL: server.baseURL, idleTimeout: .seconds(10))
+        configure(&configuration)
+        session = Session(configuration: configuration)
+    }
+
+    deinit {
+        server.shutdown()
+    }
+}
