@@ -1,0 +1,125 @@
+import Ferry
+import Foundation
+import Testing
+
+@Suite("Interop: httpbin under gunicorn", .enabled(if: InteropServers.httpbin != nil))
+struct HTTPBinInteropTests {
+    let session = Session(configuration: .init(baseURL: InteropServers.httpbin, idleTimeout: .seconds(20)))
+
+    struct Args: Decodable, Equatable {
+        var a: String
+        var b: String
+    }
+
+    struct Echo: Decodable {
+        var args: Args
+        var url: String
+    }
+
+    @Test func frontDoor() async throws {
+        let url = try #require(InteropServers.httpbin).appending(path: "get").appending(queryItems: [.init(name: "a", value: "1")])
+        let json: JSON = try await session.get(url).serializingJSON()
+        #expect(json["args"]?["a"] == "1")
+        let echo: Echo = try await session.get("get?a=x&b=y%20z").serializingDecodable(Echo.self)
+        #expect(echo.args == Args(a: "x", b: "y z"))
+        let text: String = try await session.get("robots.txt").serializingString()
+        #expect(text.contains("User-agent"))
+        let data: Data = try await session.get("bytes/2048").serializingData()
+        #expect(data.count == 2048)
+    }
+
+    @Test func defaultHeadersArrive() async throws {
+        let json = try await session.get("headers").serializingJSON()
+        #expect(json["headers"]?["User-Agent"] == .string("Ferry/\(Session.version)"))
+        #expect(json["headers"]?["Accept-Language"] != nil)
+    }
+
+    @Test func queryEscapingRoundTrips() async throws {
+        let tricky = "a b&c=d+e/é?#"
+        let json = try await session.get("get", query: [.init(name: "q", value: tricky)]).serializingJSON()
+        #expect(json["args"]?["q"] == .string(tricky))
+    }
+
+    @Test func formAndJSONBodies() async throws {
+        struct Form: Encodable { var name: String; var tags: [String] }
+        let form = try await session.post("post", body: .form(Form(name: "ferry boat", tags: ["a", "b"]))).serializingJSON()
+        #expect(form["form"]?["name"] == "ferry boat")
+        #expect(form["form"]?["tags[]"] == ["a", "b"])
+        let json = try await session.put("put", body: .json(["n": 1])).serializingJSON()
+        #expect(json["json"]?["n"] == 1)
+        let patched = try await session.patch("patch", body: .text("hi")).serializingJSON()
+        #expect(patched["data"] == "hi")
+        let deleted = try await session.delete("delete", body: .form([(name: "id", value: "7")])).serializingJSON()
+        #expect(deleted["args"]?["id"] == "7")
+    }
+
+    @Test func statusValidation() async throws {
+        let error = await #expect(throws: FerryError.self) { try await session.get("status/503").value }
+        #expect(error?.reason == .unacceptableStatus(503))
+        #expect(try await session.get("status/503").validate(statusCode: [503]).serializingData().isEmpty)
+        #expect(try await session.get("status/204").serializingDecodable(Empty.self) == Empty())
+        #expect(try await session.head("get").serializingJSON() == .null)
+    }
+
+    @Test func redirects() async throws {
+        for path in ["redirect/3", "relative-redirect/3", "absolute-redirect/3"] {
+            let response = await session.get(path).serialized(by: .json).response
+            #expect(response.response?.url.path == "/get", "\(path)")
+            #expect(response.metrics.redirectCount == 3, "\(path)")
+        }
+        let error = await #expect(throws: FerryError.self) { try await session.get("redirect/11").value }
+        #expect(error?.reason == .tooManyRedirects(limit: 10))
+    }
+
+    @Test func redirect307KeepsThePOSTBody() async throws {
+        let json = try await session.post(
+            "redirect-to", body: .text("keep me"),
+            query: [.init(name: "url", value: "/anything"), .init(name: "status_code", value: "307")]
+        ).serializingJSON()
+        #expect(json["method"] == "POST")
+        #expect(json["data"] == "keep me")
+    }
+
+    @Test func authentication() async throws {
+        let credentials = Data("user:passwd".utf8).base64EncodedString()
+        let ok = try await session.get("basic-auth/user/passwd", headers: ["Authorization": "Basic \(credentials)"])
+            .serializingJSON()
+        #expect(ok["authenticated"] == true)
+        let error = await #expect(throws: FerryError.self) { try await session.get("basic-auth/user/passwd").value }
+        #expect(error?.reason == .unacceptableStatus(401))
+    }
+
+    @Test func compressedBodies() async throws {
+        #expect(try await session.get("gzip").serializingJSON()["gzipped"] == true)
+        #expect(try await session.get("deflate").serializingJSON()["deflated"] == true)
+    }
+
+    @Test func charsetAndContentTypes() async throws {
+        let text = try await session.get("encoding/utf8").serializingString()
+        #expect(text.contains("∮ E⋅da = Q"))
+        let error = await #expect(throws: FerryError.self) {
+            try await session.get("html", headers: ["Accept": "application/json"]).validateContentTypeAgainstAccept().value
+        }
+        #expect(error?.reason == .unacceptableContentType(received: "text/html", acceptable: ["application/json"]))
+    }
+
+    @Test func exactTimeouts() async throws {
+        var request = Request(url: try #require(InteropServers.httpbin).appending(path: "delay/3"))
+        request.idleTimeout = .milliseconds(500)
+        let response = await session.request(request).response
+        #expect(response.error?.reason == .timedOut(.idle))
+        #expect(response.timeline.requestDuration < .seconds(2))
+        let drip = await session.get("drip", query: [.init(name: "duration", value: "1"), .init(name: "numbytes", value: "5")])
+            .response
+        #expect(drip.value?.count == 5)
+    }
+
+    @Test func cookiesAreNotLeakedBetweenSessions() async throws {
+        let other = Session(configuration: .init(baseURL: InteropServers.httpbin))
+        _ = try await session.get("cookies/set", query: [.init(name: "flavour", value: "oat")]).serializingJSON()
+        let mine = try await session.get("cookies").serializingJSON()
+        let theirs = try await other.get("cookies").serializingJSON()
+        #expect(mine["cookies"]?["flavour"] == "oat")
+        #expect(theirs["cookies"]?["flavour"] == nil)
+    }
+}
