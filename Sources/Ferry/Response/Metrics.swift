@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What Ferry counted while a request ran.
 public struct Metrics: Sendable {
     /// Body bytes sent, over every hop.
@@ -14,10 +10,9 @@ public struct Metrics: Sendable {
     public var redirectCount: Int
     /// The URLs of every hop, in order; the last one answered.
     public var urls: [URL]
-    #if canImport(Darwin)
-    /// URLSession's own metrics of the last hop, when the URLSession transport ran on an Apple platform.
-    public var taskMetrics: URLSessionTaskMetrics?
-    #endif
+    /// The transport's own per-transaction phases (DNS, connect, TLS, request, response), every hop included, when it
+    /// reports them: URLSession on Apple platforms does, FoundationNetworking on Linux never does.
+    public var transactions: [TransactionMetrics]
 
     /// Creates metrics.
     /// - Parameters:
@@ -25,10 +20,15 @@ public struct Metrics: Sendable {
     ///   - bytesReceived: Body bytes received.
     ///   - redirectCount: Redirects followed.
     ///   - urls: The URL of every hop.
-    public init(bytesSent: Int64 = 0, bytesReceived: Int64 = 0, redirectCount: Int = 0, urls: [URL] = []) {
+    ///   - transactions: The transport's per-transaction phases.
+    public init(
+        bytesSent: Int64 = 0, bytesReceived: Int64 = 0, redirectCount: Int = 0, urls: [URL] = [],
+        transactions: [TransactionMetrics] = []
+    ) {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.redirectCount = redirectCount
         self.urls = urls
+        self.transactions = transactions
     }
 }

@@ -17,6 +17,7 @@ public final class ResponseSink: Sendable {
         var lastActivity: ContinuousClock.Instant
         var bytesSent: Int64 = 0
         var urls: [URL] = []
+        var transactions: [TransactionMetrics] = []
     }
 
     private let state: Mutex<State>
@@ -82,6 +83,12 @@ public final class ResponseSink: Sendable {
         state.withLock { $0.lastActivity = now }
     }
 
+    /// Records the phases the transport measured for this hop's transactions (see ``Metrics/transactions``).
+    /// - Parameter transactions: The transactions, in order.
+    public func record(_ transactions: [TransactionMetrics]) {
+        state.withLock { $0.transactions.append(contentsOf: transactions) }
+    }
+
     /// Starts a new hop: forgets the previous hop's head and body.
     func beginHop(to url: URL) {
         state.withLock { state in
@@ -102,7 +109,8 @@ public final class ResponseSink: Sendable {
         state.withLock { state in
             Metrics(
                 bytesSent: state.bytesSent, bytesReceived: state.receivedBytes,
-                redirectCount: max(0, state.urls.count - 1), urls: state.urls)
+                redirectCount: max(0, state.urls.count - 1), urls: state.urls,
+                transactions: state.transactions)
         }
     }
 

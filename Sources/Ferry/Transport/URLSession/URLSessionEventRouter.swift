@@ -73,6 +73,11 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        // Apple platforms deliver this before completion; FoundationNetworking never calls it.
+        call(for: task)?.sink.record(metrics.transactionMetrics.map(TransactionMetrics.init))
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         call?.complete(task: task, error: error)
