@@ -37,13 +37,16 @@ public struct InMemoryTransport: Transport {
         if !headers.contains("Content-Length") && request.method != .head {
             headers.add(name: "Content-Length", value: String(length))
         }
+        let sent = request.body?.count ?? 0
+        if sent > 0 { sink.noteSent(totalBytesSent: sent, expected: sent) }
         try sink.receive(HTTPResponse(statusCode: stub.statusCode, headers: headers, url: request.url))
         if request.method != .head {
             for chunk in stub.chunks {
                 try Task.checkCancellation()
-                try sink.receive(chunk)
+                // `write` waits while a stream consumer is behind: this transport has real back-pressure.
+                try await sink.write(chunk)
             }
         }
-        return TransportReport(bytesSent: request.body?.count ?? 0, httpVersion: "HTTP/1.1")
+        return TransportReport(bytesSent: sent, httpVersion: "HTTP/1.1")
     }
 }

@@ -27,6 +27,14 @@ extension FerryError {
         case cancelled
         /// The session was shut down before the request could start.
         case sessionShutDown
+        /// A download's destination already exists and the options say not to replace it.
+        case destinationExists(URL)
+        /// Reading or writing a local file failed (a download's file, an upload's source, a stream's spill file);
+        /// the associated value says which, ``FerryError/underlyingError`` holds the system's error.
+        case fileSystemFailed(String)
+        /// A streamed response arrived faster than its consumer read it and its buffer, of the associated size in
+        /// bytes, filled up (``StreamOptions/OverflowPolicy/fail``, or the spill file's limit).
+        case streamBufferOverflow(limit: Int64)
 
         /// A short, human-readable form of the reason.
         public var description: String {
@@ -44,6 +52,9 @@ extension FerryError {
             case .bodyTooLarge(let limit): "body larger than \(limit) bytes"
             case .cancelled: "cancelled"
             case .sessionShutDown: "session shut down"
+            case .destinationExists(let url): "the destination \(url.path) already exists"
+            case .fileSystemFailed(let why): "file system failure (\(why))"
+            case .streamBufferOverflow(let limit): "the stream consumer fell \(limit) bytes behind"
             }
         }
     }

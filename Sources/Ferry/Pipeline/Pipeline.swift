@@ -6,11 +6,17 @@ struct Pipeline: Sendable {
     let configuration: Session.Configuration
 
     /// Runs `request` to completion and finishes `transfer` with the outcome.
-    func run(_ request: Request, finishing transfer: Transfer) async {
-        transfer.finish(await perform(request))
+    /// - Parameters:
+    ///   - request: The request as the user made it.
+    ///   - transfer: The transfer to finish.
+    ///   - destination: Where the final response's body goes.
+    func run(_ request: Request, finishing transfer: Transfer, destination: BodyDestination = .memory) async {
+        let outcome = await perform(request, transfer: transfer, destination: destination)
+        if case .stream(let buffer) = destination { buffer.finish(outcome.error) }
+        transfer.finish(outcome)
     }
 
-    func perform(_ original: Request) async -> TransferOutcome {
+    func perform(_ original: Request, transfer: Transfer, destination: BodyDestination) async -> TransferOutcome {
         let startDate = Date()
         let start = ContinuousClock.now
         let request: Request
@@ -19,7 +25,9 @@ struct Pipeline: Sendable {
         } catch {
             return .failure(error, request: original)
         }
-        let sink = ResponseSink(limit: request.maximumBodySize ?? configuration.maximumBodySize, start: start)
+        let sink = ResponseSink(
+            limit: request.maximumBodySize ?? configuration.maximumBodySize, start: start, destination: destination,
+            downloadProgress: transfer.downloadProgress, uploadProgress: transfer.uploadProgress)
         let result: Result<HTTPResponse, FerryError>
         if Task.isCancelled {
             result = .failure(FerryError(.cancelled))
@@ -27,7 +35,7 @@ struct Pipeline: Sendable {
             do {
                 result = .success(
                     try await Timeouts(idle: request.idleTimeout, total: request.totalTimeout, start: start)
-                        .run(watching: sink) { try await exchange(request, sink: sink) })
+                        .run(watching: sink) { [request] in try await exchange(request, sink: sink) })
             } catch {
                 result = .failure(FerryError.mapping(error, cancelled: Task.isCancelled))
             }
@@ -79,21 +87,36 @@ struct Pipeline: Sendable {
     /// Sends `request`, following redirects by the request's policy; returns the final response head.
     private func exchange(_ request: Request, sink: ResponseSink) async throws -> HTTPResponse {
         let policy = request.redirectPolicy ?? configuration.redirectPolicy
-        var current = request
+        var current = try await spoolIfNeeded(request)
         var redirects = 0
         while true {
-            sink.beginHop(to: current.url)
+            sink.beginHop(to: current.url) { [current] head in policy.nextRequest(after: head, to: current) }
             let report = try await configuration.transport.send(current, into: sink)
             sink.addBytesSent(report.bytesSent)
             guard let head = sink.head else {
                 throw FerryError(.transport(.invalidResponse), request: current)
             }
-            guard let next = policy.nextRequest(after: head, to: current) else { return head }
+            guard let next = sink.pendingRedirect else { return head }
             guard redirects < policy.limit else {
                 throw FerryError(.tooManyRedirects(limit: policy.limit), request: current, response: head)
+            }
+            if case .stream = next.body?.content {
+                throw FerryError(
+                    .invalidRequest("a streamed body cannot be sent again for a \(head.statusCode) redirect"),
+                    request: current, response: head)
             }
             redirects += 1
             current = next
         }
+    }
+
+    /// Spools a stream body to a temporary file when the transport cannot stream request bodies.
+    private func spoolIfNeeded(_ request: Request) async throws -> Request {
+        guard !configuration.transport.streamsRequestBodies, let body = request.body,
+            case .stream(let source, _) = body.content
+        else { return request }
+        var spooled = request
+        spooled.body = try await body.spooled(source)
+        return spooled
     }
 }

@@ -34,6 +34,8 @@ struct Timeouts: Sendable {
             if let deadline, now >= deadline { throw FerryError(.timedOut(.total)) }
             var wake = deadline
             if let idle {
+                // A transport paused for a slow stream consumer is not an idle server.
+                if sink.isWaitingForConsumer { sink.noteActivity() }
                 let idleDeadline = sink.lastActivity + idle
                 if now >= idleDeadline { throw FerryError(.timedOut(.idle)) }
                 wake = min(wake ?? idleDeadline, idleDeadline)

@@ -9,6 +9,10 @@ struct TransferOutcome: Sendable {
     var error: FerryError?
     var metrics: Metrics
     var timeline: Timeline
+    /// A download's file at its destination, once placed.
+    var file: URL?
+    /// How to resume a download that failed part-way.
+    var resumeData: ResumeData?
 
     static func failure(_ error: FerryError, request: Request?) -> TransferOutcome {
         let now = ContinuousClock.now
@@ -31,6 +35,10 @@ final class Transfer: Sendable {
 
     let id: UInt64
     private let state: Mutex<State>
+    /// The response body's progress.
+    let downloadProgress = ProgressReporter()
+    /// The request body's progress.
+    let uploadProgress = ProgressReporter()
 
     init(id: UInt64) {
         self.id = id
@@ -40,6 +48,8 @@ final class Transfer: Sendable {
     init(id: UInt64, finished outcome: TransferOutcome) {
         self.id = id
         self.state = Mutex(.finished(outcome))
+        downloadProgress.finish()
+        uploadProgress.finish()
     }
 
     /// Attaches the Swift task that runs the transfer; cancels it at once when cancellation came first.
@@ -76,6 +86,11 @@ final class Transfer: Sendable {
         task?.cancel()
     }
 
+    /// The error of a transfer that already finished with one (a session that was shut down).
+    var finishedError: FerryError? {
+        state.withLock { if case .finished(let outcome) = $0 { outcome.error } else { nil } }
+    }
+
     var isFinished: Bool {
         state.withLock { if case .finished = $0 { true } else { false } }
     }
@@ -91,6 +106,8 @@ final class Transfer: Sendable {
                 return []
             }
         }
+        downloadProgress.finish()
+        uploadProgress.finish()
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 

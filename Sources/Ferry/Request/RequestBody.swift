@@ -3,13 +3,18 @@ import Foundation
 /// The body of a request, with the `Content-Type` it implies.
 ///
 /// Make one with a static factory: ``data(_:contentType:)``, ``text(_:contentType:)``, ``json(_:encoder:)``,
-/// ``json(_:)`` or ``form(_:encoder:)``. Encoding happens when the body is made; an encoding failure is kept and
+/// ``json(_:)``, ``form(_:encoder:)``, ``file(_:contentType:)``, ``stream(_:count:contentType:)`` or
+/// ``multipart(_:memoryThreshold:)``. Encoding happens when the body is made; an encoding failure is kept and
 /// reported as a ``FerryError`` when the request is sent, so building a request never throws.
 public struct RequestBody: Sendable {
     /// The bytes a transport sends.
     public enum Content: Sendable {
         /// Bytes held in memory.
         case data(Data)
+        /// The contents of a file, read as they are sent.
+        case file(URL)
+        /// Chunks from an asynchronous sequence, read once as they are sent.
+        case stream(ByteSource, count: Int64?)
     }
 
     enum Storage: Sendable {
@@ -23,9 +28,13 @@ public struct RequestBody: Sendable {
     /// The `Content-Type` this body implies, used when the request has none.
     public let contentType: String?
 
-    init(_ storage: Storage, contentType: String?) {
+    /// A temporary file this body owns (a large multipart form, a spooled stream), deleted with the last copy.
+    let temporaryFile: TemporaryFile?
+
+    init(_ storage: Storage, contentType: String?, temporaryFile: TemporaryFile? = nil) {
         self.storage = storage
         self.contentType = contentType
+        self.temporaryFile = temporaryFile
     }
 
     /// The bytes to send. A form body is percent-encoded; a body that failed to encode is empty.
@@ -41,6 +50,8 @@ public struct RequestBody: Sendable {
     public var count: Int64? {
         switch content {
         case .data(let data): Int64(data.count)
+        case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        case .stream(_, let count): count
         }
     }
 

@@ -77,15 +77,30 @@ extension Session {
         _ method: HTTPMethod, _ url: some URLConvertible, query: [URLQueryItem], headers: HTTPHeaders,
         body: RequestBody?
     ) -> DataTask<Data> {
-        let resolved: URL
-        do {
-            resolved = try url.url(relativeTo: configuration.baseURL)
-        } catch {
-            return DataTask(
-                transfer: Transfer(id: 0, finished: .failure(error, request: nil)), validation: configuration.validation)
+        switch makeRequest(method, url, query: query, headers: headers, body: body) {
+        case .success(let request):
+            return self.request(request)
+        case .failure(let error):
+            return DataTask(transfer: Self.failedTransfer(error), validation: configuration.validation)
         }
-        var request = Request(method, url: resolved, headers: headers, body: body)
-        request.appendQuery(query)
-        return self.request(request)
+    }
+
+    /// A request for `url` resolved against the base URL, or the error that the URL cannot be resolved.
+    nonisolated func makeRequest(
+        _ method: HTTPMethod, _ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders,
+        body: RequestBody? = nil
+    ) -> Result<Request, FerryError> {
+        do throws(FerryError) {
+            var request = Request(method, url: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
+            request.appendQuery(query)
+            return .success(request)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A transfer that failed before it started.
+    static func failedTransfer(_ error: FerryError) -> Transfer {
+        Transfer(id: 0, finished: .failure(error, request: nil))
     }
 }

@@ -39,22 +39,34 @@ public actor Session {
     /// - Parameter request: The request; a URL without a scheme is appended to the base URL.
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public func request(_ request: Request) -> DataTask<Data> {
+        let transfer = start(request) { pipeline, request, transfer in
+            await pipeline.run(request, finishing: transfer)
+        }
+        return DataTask(transfer: transfer, validation: configuration.validation)
+    }
+
+    /// Registers a transfer and runs `work` on a task of its own, off the actor; a shut-down session gives a
+    /// transfer that already failed.
+    func start(
+        _ request: Request, _ work: @escaping @Sendable (Pipeline, Request, Transfer) async -> Void
+    ) -> Transfer {
         nextID &+= 1
         let id = nextID
         guard !isShutDown else {
             let outcome = TransferOutcome.failure(FerryError(.sessionShutDown, request: request), request: request)
-            return DataTask(transfer: Transfer(id: id, finished: outcome), validation: configuration.validation)
+            return Transfer(id: id, finished: outcome)
         }
         let transfer = Transfer(id: id)
         inFlight[id] = transfer
-        transfer.attach(launch(request, transfer: transfer))
-        return DataTask(transfer: transfer, validation: configuration.validation)
+        transfer.attach(launch(request, transfer: transfer, work))
+        return transfer
     }
 
-    /// Runs the pipeline on a task of its own, off the actor; unregisters when done.
-    private nonisolated func launch(_ request: Request, transfer: Transfer) -> Task<Void, Never> {
+    private nonisolated func launch(
+        _ request: Request, transfer: Transfer, _ work: @escaping @Sendable (Pipeline, Request, Transfer) async -> Void
+    ) -> Task<Void, Never> {
         Task { [pipeline] in
-            await pipeline.run(request, finishing: transfer)
+            await work(pipeline, request, transfer)
             await self.finished(transfer.id)
         }
     }

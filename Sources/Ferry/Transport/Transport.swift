@@ -3,7 +3,9 @@
 /// A transport sends exactly once: Ferry's pipeline follows redirects, applies timeouts and validation itself, so
 /// every transport behaves the same. A transport must:
 /// - call ``ResponseSink/receive(_:)-(HTTPResponse)`` once with the head, then
-///   ``ResponseSink/receive(_:)-(Data)`` for each body chunk in order, and return when the body is complete;
+///   ``ResponseSink/receive(_:)-(Data)`` (or, when it can pause reading, ``ResponseSink/write(_:)``, which waits
+///   for a slow stream consumer) for each body chunk in order, and return when the body is complete;
+/// - report upload progress with ``ResponseSink/noteSent(totalBytesSent:expected:)``;
 /// - stop and throw promptly when the calling Swift task is cancelled, or when the sink throws;
 /// - not follow redirects (return the 3xx response), not cache, not retry.
 ///
@@ -20,11 +22,18 @@ public protocol Transport: Sendable {
     /// Lets in-flight requests finish, then releases the transport's resources. Called by
     /// ``Session/shutdown(cancellingInFlightRequests:)``.
     func shutdown() async
+
+    /// Whether the transport sends a ``RequestBody/Content/stream(_:count:)`` body as it is produced. When `false`,
+    /// Ferry spools such a body to a temporary file first and hands the transport a ``RequestBody/Content/file(_:)``.
+    var streamsRequestBodies: Bool { get }
 }
 
 extension Transport {
     /// Does nothing.
     public func shutdown() async {}
+
+    /// `false`: stream bodies are spooled to a file before they reach the transport.
+    public var streamsRequestBodies: Bool { false }
 }
 
 /// What a transport measured while sending one request.

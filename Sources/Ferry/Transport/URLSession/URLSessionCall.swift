@@ -115,9 +115,10 @@ final class URLSessionCall: Sendable {
         }
     }
 
-    func recordSent(_ total: Int64) {
+    func recordSent(_ total: Int64, expected: Int64) {
         progress.withLock { $0.bytesSent = max($0.bytesSent, total) }
-        sink.noteActivity()
+        // FoundationNetworking reports 0 (not -1) as the expected size of a streamed body.
+        sink.noteSent(totalBytesSent: total, expected: expected > 0 ? expected : (bodyCount > 0 ? bodyCount : nil))
     }
 
     func recordChallenge() {

@@ -52,7 +52,7 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        call(for: task)?.recordSent(totalBytesSent)
+        call(for: task)?.recordSent(totalBytesSent, expected: totalBytesExpectedToSend)
     }
 
     func urlSession(

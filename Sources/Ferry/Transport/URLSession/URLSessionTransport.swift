@@ -45,7 +45,7 @@ public final class URLSessionTransport: Transport {
         let call = URLSessionCall(sink: sink, bodyCount: request.body?.count ?? 0)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                start(urlRequest, call: call, continuation: continuation)
+                start(urlRequest, file: Self.uploadFile(of: request), call: call, continuation: continuation)
             }
         } onCancel: {
             call.fail(FerryError(.cancelled), router: router)
@@ -53,13 +53,17 @@ public final class URLSessionTransport: Transport {
     }
 
     private func start(
-        _ urlRequest: URLRequest, call: URLSessionCall,
+        _ urlRequest: URLRequest, file: URL?, call: URLSessionCall,
         continuation: CheckedContinuation<TransportReport, any Error>
     ) {
         let task = call.begin(continuation: continuation, router: router) {
             // Creating a task on an invalidated URLSession is a fatal error in Foundation: check under the lock
             // that invalidation also takes.
-            isInvalidated.withLock { invalidated in invalidated ? nil : session.dataTask(with: urlRequest) }
+            isInvalidated.withLock { invalidated -> URLSessionTask? in
+                guard !invalidated else { return nil }
+                if let file { return session.uploadTask(with: urlRequest, fromFile: file) }
+                return session.dataTask(with: urlRequest)
+            }
         }
         task?.resume()
     }
@@ -77,6 +81,12 @@ public final class URLSessionTransport: Transport {
         if first { session.finishTasksAndInvalidate() }
     }
 
+    /// The file an upload task sends: a file body (Ferry spools stream bodies to one before they get here).
+    static func uploadFile(of request: Request) -> URL? {
+        guard let body = request.body, case .file(let url) = body.content else { return nil }
+        return url
+    }
+
     static func urlRequest(for request: Request) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
@@ -85,6 +95,9 @@ public final class URLSessionTransport: Transport {
         }
         if let body = request.body, case .data(let data) = body.content {
             urlRequest.httpBody = data
+        }
+        if let count = request.body?.count, uploadFile(of: request) != nil {
+            urlRequest.setValue(String(count), forHTTPHeaderField: "Content-Length")
         }
         // Foundation truncates this to whole seconds and fails at once under one second; Ferry's own timer
         // enforces the exact idle timeout, this is only a backstop.

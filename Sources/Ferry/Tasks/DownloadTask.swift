@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// A running or finished download.
+///
+/// The body goes to a temporary file Ferry owns and appears at the destination only when the download succeeded
+/// and passed validation, in one atomic step; on failure or cancellation nothing is left at the destination, and
+/// the partial file is either kept for ``resumeData`` or deleted.
+///
+/// ```swift
+/// let download = await session.download(url, to: destinationFileURL)
+/// for await progress in download.progress { print(progress.fractionCompleted ?? 0) }
+/// let file: URL = try await download.value
+/// ```
+public struct DownloadTask: Sendable {
+    let transfer: Transfer
+
+    /// The download's progress: bytes written to disk (a resumed download counts the bytes it already had).
+    public var progress: ProgressStream { ProgressStream(reporter: transfer.downloadProgress) }
+
+    /// The upload progress of the request body, if it has one.
+    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.uploadProgress) }
+
+    /// The outcome: request, head, file, result, metrics, timeline and resume data. Never throws.
+    public var response: DownloadResponse {
+        get async {
+            let outcome = await transfer.outcome()
+            var timeline = outcome.timeline
+            timeline.serializationCompleted = timeline.requestCompleted
+            let result: Result<URL, FerryError> =
+                if let error = outcome.error { .failure(error) } else if let file = outcome.file { .success(file) } else {
+                    .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
+                }
+            return DownloadResponse(
+                request: outcome.request, response: outcome.response, fileURL: outcome.file, result: result,
+                metrics: outcome.metrics, timeline: timeline, resumeData: outcome.resumeData)
+        }
+    }
+
+    /// The file at its destination, or the error.
+    public var result: Result<URL, FerryError> {
+        get async { await response.result }
+    }
+
+    /// The file at its destination.
+    /// - Throws: ``FerryError``; cancellation is ``FerryError/Reason/cancelled``.
+    public var value: URL {
+        get async throws(FerryError) { try await result.get() }
+    }
+
+    /// How to resume, when the download failed part-way and its partial file was kept; `nil` otherwise.
+    public var resumeData: ResumeData? {
+        get async { await transfer.outcome().resumeData }
+    }
+
+    /// Cancels the download; its partial file is kept for ``resumeData`` when that is possible.
+    public func cancel() {
+        transfer.cancel()
+    }
+
+    /// Reads the downloaded file with `serializer`. Only this file is read, mapped into memory when possible.
+    /// - Parameter serializer: The serializer.
+    /// - Returns: The value.
+    /// - Throws: The download's ``FerryError``, or one with ``FerryError/Reason/serializationFailed``.
+    public func serializing<Serializer: ResponseSerializer>(_ serializer: Serializer) async throws(FerryError)
+        -> Serializer.Output
+    {
+        let response = await response
+        let file = try response.result.get()
+        guard let request = response.request, let head = response.response else {
+            throw FerryError(.transport(.invalidResponse))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file, options: .mappedIfSafe)
+        } catch {
+            throw FerryError(.fileSystemFailed("cannot read \(file.path)"), request: request, response: head, underlyingError: error)
+        }
+        do {
+            return try serializer.serialize(request: request, response: head, data: data)
+        } catch let error as FerryError {
+            throw error
+        } catch {
+            throw FerryError(.serializationFailed, request: request, response: head, body: data, underlyingError: error)
+        }
+    }
+
+    /// Decodes the downloaded file.
+    /// - Parameters:
+    ///   - type: The type.
+    ///   - decoder: The decoder; `JSONDecoder` by default.
+    /// - Returns: The value.
+    /// - Throws: ``FerryError``.
+    public func serializingDecodable<Decoded: Decodable & Sendable>(
+        _ type: Decoded.Type, decoder: some DataDecoder = JSONDecoder()
+    ) async throws(FerryError) -> Decoded {
+        try await serializing(DecodableResponseSerializer<Decoded>(decoder: decoder))
+    }
+
+    /// Parses the downloaded file as ``JSON``.
+    /// - Returns: The document.
+    /// - Throws: ``FerryError``.
+    public func serializingJSON() async throws(FerryError) -> JSON {
+        try await serializing(JSONResponseSerializer())
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A fresh directory for one test, deleted at the end.
+struct TemporaryDirectory: ~Copyable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appending(path: "ferry-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appending(path: name) }
+
+    /// The names in the directory, hidden ones included.
+    var contents: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Ferry's own temporary files (downloads, spills, spooled uploads) in the system temporary directory.
+func ferryTemporaryFiles() -> Set<String> {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+    return Set(names.filter { $0.hasPrefix("ferry-download-") || $0.hasPrefix("ferry-stream-") || $0.hasPrefix("ferry-upload-") })
+}
