@@ -19,6 +19,21 @@ public struct ResumeData: Sendable {
     /// The response's `Last-Modified`, when it had one.
     public var lastModified: String?
 
+    /// Creates resume data, for instance from values you stored to resume after a restart.
+    /// - Parameters:
+    ///   - request: The request to send again.
+    ///   - partialFile: The partial file; the resumed download appends to it and moves it into place.
+    ///   - byteCount: The bytes in the partial file that are good.
+    ///   - entityTag: The `ETag` of the version the partial file holds.
+    ///   - lastModified: Its `Last-Modified`.
+    public init(request: Request, partialFile: URL, byteCount: Int64, entityTag: String?, lastModified: String?) {
+        self.request = request
+        self.partialFile = partialFile
+        self.byteCount = byteCount
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+    }
+
     /// The validator `If-Range` carries: the entity tag when it is strong, else the modification date.
     var ifRange: String? {
         if let entityTag, !entityTag.hasPrefix("W/") { return entityTag }

@@ -80,13 +80,16 @@ final class StreamBuffer: Sendable {
         consumer?.resume()
     }
 
-    /// Waits until the consumer has drained the buffer to half its capacity, or the stream ended.
+    /// Waits, when `count` more bytes would overfill the buffer, until the consumer has drained it to half its
+    /// capacity, or the stream ended.
     /// - Throws: ``FerryError/Reason/cancelled`` when the consumer went away.
-    func waitForCapacity() async throws(FerryError) {
+    func waitForCapacity(adding count: Int) async throws(FerryError) {
+        let count = Int64(count)
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let wait = state.withLock { state in
-                    guard !state.closed, state.end == nil, state.buffered > capacity, !Task.isCancelled else {
+                    let full = state.buffered > 0 && state.buffered + count > capacity
+                    guard !state.closed, state.end == nil, full, !Task.isCancelled else {
                         return false
                     }
                     state.producer = continuation

@@ -43,6 +43,12 @@ public struct DataTask<Value: Sendable>: Sendable {
         get async throws(FerryError) { try await result.get() }
     }
 
+    /// The progress of the request body as it is sent.
+    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.uploadProgress) }
+
+    /// The progress of the response body as it arrives (in memory).
+    public var downloadProgress: ProgressStream { ProgressStream(reporter: transfer.downloadProgress) }
+
     /// Cancels the transfer. Awaiters get ``FerryError/Reason/cancelled`` unless it had already finished.
     public func cancel() {
         transfer.cancel()

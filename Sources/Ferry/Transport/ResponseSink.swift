@@ -95,7 +95,7 @@ public final class ResponseSink: Sendable {
                 state.reserved = true
             }
         }
-        if route == .file || route == .stream { downloadProgress?.update(completed: baseOffset, total: total) }
+        if route != .discard { downloadProgress?.update(completed: baseOffset, total: total) }
     }
 
     private func finalRoute(for head: HTTPResponse) -> Route {
@@ -138,7 +138,7 @@ public final class ResponseSink: Sendable {
         default:
             break
         }
-        if route == .file || route == .stream { downloadProgress?.update(completed: completed, total: total) }
+        if route != .discard { downloadProgress?.update(completed: completed, total: total) }
     }
 
     /// Takes the next chunk of the body, waiting while a stream consumer is behind: for transports that can pause
@@ -146,10 +146,11 @@ public final class ResponseSink: Sendable {
     /// - Parameter chunk: The bytes, in order.
     /// - Throws: As ``receive(_:)-(Data)``, and ``FerryError/Reason/cancelled`` when the consumer went away.
     public func write(_ chunk: Data) async throws(FerryError) {
+        if case .stream(let buffer) = destination, state.withLock({ $0.route == .stream }) {
+            try await buffer.waitForCapacity(adding: chunk.count)
+            noteActivity()
+        }
         try receive(chunk)
-        guard case .stream(let buffer) = destination, state.withLock({ $0.route == .stream }) else { return }
-        try await buffer.waitForCapacity()
-        noteActivity()
     }
 
     /// Marks progress that carries no body bytes, so the idle timeout does not fire.

@@ -59,4 +59,34 @@ struct NginxInteropTests {
         }
         #expect(count == 500)
     }
+
+    @Test func largeFileDownloadsToDiskAndResumesWithTheETag() async throws {
+        let root = try #require(InteropServers.staticRoot)
+        let expected = try Data(contentsOf: root.appending(path: "16mib.bin"))
+        let directory = try TemporaryDirectory()
+        let whole = try await session.download("16mib.bin", to: directory.file("whole.bin")).value
+        #expect(try Data(contentsOf: whole) == expected)
+
+        // A partial file holding the first 5 MB of the version nginx names by its ETag.
+        let head = try #require(await session.head("16mib.bin").response.response)
+        let partial = directory.file("partial.bin")
+        try expected.prefix(5_000_000).write(to: partial)
+        let resume = ResumeData(
+            request: Request(url: try #require(InteropServers.nginx).appending(path: "16mib.bin")), partialFile: partial,
+            byteCount: 5_000_000, entityTag: head.headers["ETag"], lastModified: head.headers["Last-Modified"])
+        let resumed = await session.download(resuming: resume, to: directory.file("resumed.bin")).response
+        #expect(resumed.statusCode == 206)
+        #expect(resumed.metrics.bytesReceived == Int64(expected.count - 5_000_000))
+        #expect(try Data(contentsOf: try resumed.result.get()) == expected)
+
+        // A stale validator: nginx sends the whole file (200) and the download starts over cleanly.
+        try expected.prefix(1_000).write(to: partial)
+        var stale = resume
+        stale.byteCount = 1_000
+        stale.entityTag = "\"stale\""
+        stale.lastModified = nil
+        let restarted = await session.download(resuming: stale, to: directory.file("restarted.bin")).response
+        #expect(restarted.statusCode == 200)
+        #expect(try Data(contentsOf: try restarted.result.get()) == expected)
+    }
 }

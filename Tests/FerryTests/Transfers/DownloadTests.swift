@@ -44,12 +44,12 @@ struct DownloadTests {
     @Test func anErrorStatusLeavesNothingBehind() async throws {
         let live = try LiveServer()
         let directory = try TemporaryDirectory()
-        let before = ferryTemporaryFiles()
+        let before = ferryTemporaryFiles("ferry-download-")
         let response = await live.session.download("status/404", to: directory.file("missing.bin")).response
         #expect(response.error?.reason == .unacceptableStatus(404))
         #expect(response.resumeData == nil)
         #expect(directory.contents.isEmpty)
-        #expect(ferryTemporaryFiles().subtracting(before).isEmpty)
+        #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
     @Test func anUnwritableDestinationFailsClearly() async throws {
@@ -70,7 +70,7 @@ struct DownloadTests {
         let live = try LiveServer()
         let directory = try TemporaryDirectory()
         let target = directory.file("drip.bin")
-        let before = ferryTemporaryFiles()
+        let before = ferryTemporaryFiles("ferry-download-")
         let download = await live.session.download(
             live.server.url("/drip?numbytes=100&duration=5"), to: target,
             options: DownloadOptions(keepsPartialFileForResume: false))
@@ -82,7 +82,7 @@ struct DownloadTests {
         #expect(response.error?.reason == .cancelled)
         #expect(response.resumeData == nil)
         #expect(directory.contents.isEmpty)
-        #expect(ferryTemporaryFiles().subtracting(before).isEmpty)
+        #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
     @Test func aCancelledDownloadKeepsItsPartialFileForResume() async throws {

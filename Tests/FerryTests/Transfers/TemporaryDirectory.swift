@@ -21,8 +21,9 @@ struct TemporaryDirectory: ~Copyable {
     }
 }
 
-/// Ferry's own temporary files (downloads, spills, spooled uploads) in the system temporary directory.
-func ferryTemporaryFiles() -> Set<String> {
+/// Ferry's own temporary files of one kind in the system temporary directory: `ferry-download-` (partial
+/// downloads), `ferry-stream-` (stream spill files) or `ferry-upload-` (spooled upload streams).
+func ferryTemporaryFiles(_ prefix: String) -> Set<String> {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-    return Set(names.filter { $0.hasPrefix("ferry-download-") || $0.hasPrefix("ferry-stream-") || $0.hasPrefix("ferry-upload-") })
+    return Set(names.filter { $0.hasPrefix(prefix) })
 }

@@ -1,0 +1,141 @@
+@testable import Ferry
+import FerryTestServer
+import FerryTesting
+import Foundation
+import Testing
+
+@Suite("Response byte streams")
+struct StreamTaskTests {
+    @Test func serverSentEventsArriveWithTheirFields() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream("sse", query: [.init(name: "count", value: "6")])
+        #expect(try await stream.response.mimeType == "text/event-stream")
+        var events: [ServerSentEvent] = []
+        for try await event in stream.serverSentEvents { events.append(event) }
+        #expect(events.count == 6)
+        for (index, event) in events.enumerated() {
+            #expect(event.id == "\(index + 1)")
+            #expect(event.event == "tick")
+            #expect(event.data == "event \(index)\nline 2")
+            #expect(event.retry == .milliseconds(1500))
+        }
+        #expect(await stream.completion.error == nil)
+    }
+
+    @Test func newlineDelimitedJSONDecodes() async throws {
+        struct Line: Decodable, Sendable { var index: Int }
+        let live = try LiveServer()
+        let stream = await live.session.stream("ndjson", query: [.init(name: "count", value: "4")])
+        var indices: [Int] = []
+        for try await line in stream.jsonLines(of: Line.self) { indices.append(line.index) }
+        #expect(indices == [0, 1, 2, 3])
+    }
+
+    @Test func chunksAreHandedOnAsTheyArriveNotBytewise() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream("stream-bytes/300000")
+        var total = Data()
+        var chunks = 0
+        for try await chunk in stream.bytes {
+            total.append(chunk)
+            chunks += 1
+        }
+        #expect(total == TestServer.patternBytes(count: 300_000))
+        #expect(chunks < 300)
+    }
+
+    @Test func validationHappensBeforeTheFirstChunk() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream("status/503")
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in stream.bytes { Issue.record("no chunk may be handed on") }
+        }
+        #expect(error?.reason == .unacceptableStatus(503))
+        #expect(error?.statusCode == 503)
+    }
+
+    @Test func leavingTheLoopEarlyCancelsTheTransfer() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream("drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
+        for try await _ in stream.bytes { break }
+        let completion = await stream.completion
+        #expect(completion.error?.reason == .cancelled)
+        var active = await live.session.activeRequestCount
+        let deadline = ContinuousClock.now + .seconds(5)
+        while active > 0, ContinuousClock.now < deadline {
+            await Task.yield()
+            active = await live.session.activeRequestCount
+        }
+        #expect(active == 0)
+    }
+
+    @Test func aBodyCanBeIteratedOnce() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream("bytes/10")
+        #expect(try await stream.collect(upTo: 100) == TestServer.patternBytes(count: 10))
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in stream.bytes {}
+        }
+        guard case .invalidRequest = error?.reason else {
+            Issue.record("expected invalidRequest, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func collectFailsClearlyPastItsLimit() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream(
+            "drip", query: [.init(name: "numbytes", value: "5000"), .init(name: "duration", value: "3")])
+        let error = await #expect(throws: FerryError.self) { try await stream.collect(upTo: 1000) }
+        #expect(error?.reason == .bodyTooLarge(limit: 1000))
+        #expect(await stream.completion.error?.reason == .cancelled)
+    }
+
+    @Test func aSlowConsumerPausesATransportThatCanPause() async throws {
+        let chunk = Data(repeating: 7, count: 64 << 10)
+        let sent = Counter()
+        let session = Session(transport: InMemoryTransport { _ in
+            StubResponse(chunks: Array(repeating: chunk, count: 64))  // 4 MiB
+        })
+        let stream = await session.stream("http://stub.test/big", options: StreamOptions(bufferSize: 256 << 10))
+        _ = try await stream.response
+        // Nobody reads yet: the transport stops once the buffer is full instead of pushing all 4 MiB.
+        try await waitUntil { stream.buffer.isProducerWaiting }
+        let progressWhilePaused = stream.transfer.downloadProgress.latest.completedBytes
+        #expect(progressWhilePaused <= 256 << 10)
+        var received = 0
+        for try await piece in stream.bytes {
+            received += piece.count
+            sent.increment()
+        }
+        #expect(received == 64 * chunk.count)
+        #expect(sent.count == 64)
+    }
+
+    @Test func aTransportThatCannotPauseSpillsToDiskAndCleansUp() async throws {
+        let live = try LiveServer()
+        let before = ferryTemporaryFiles("ferry-stream-")
+        let stream = await live.session.stream("bytes/2000000", options: StreamOptions(bufferSize: 64 << 10))
+        // Read nothing until URLSession has delivered everything: the excess must be on disk, not in memory.
+        let completion = await stream.completion
+        #expect(completion.error == nil)
+        #expect(!ferryTemporaryFiles("ferry-stream-").subtracting(before).isEmpty)
+        let body = try await stream.collect(upTo: 4_000_000)
+        #expect(body == TestServer.patternBytes(count: 2_000_000))
+        #expect(ferryTemporaryFiles("ferry-stream-").subtracting(before).isEmpty)
+    }
+
+    @Test func theFailingPolicyEndsTheStreamWithAClearError() async throws {
+        let live = try LiveServer()
+        let stream = await live.session.stream(
+            "bytes/2000000", options: StreamOptions(bufferSize: 64 << 10, overflow: .fail))
+        let completion = await stream.completion
+        #expect(completion.error?.reason == .streamBufferOverflow(limit: 64 << 10))
+        var received = 0
+        let error = await #expect(throws: FerryError.self) {
+            for try await chunk in stream.bytes { received += chunk.count }
+        }
+        #expect(error?.reason == .streamBufferOverflow(limit: 64 << 10))
+        #expect(received > 0 && received <= 2 * (64 << 10))
+    }
+}
