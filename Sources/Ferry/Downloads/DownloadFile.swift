@@ -11,7 +11,14 @@ final class DownloadFile: Sendable {
     private struct State {
         var handle: FileHandle?
         var written: Int64 = 0
+        /// Chunks not yet written: the transport's 16 KiB chunks are written 1 MiB at a time, so that the
+        /// callback keeps up with loopback speeds (FoundationNetworking queues whatever the delegate has not taken
+        /// yet in memory).
+        var pending = Data()
     }
+
+    /// How many bytes are gathered before a write.
+    static let writeSize = 1 << 20
 
     /// The temporary file.
     let url: URL
@@ -56,6 +63,7 @@ final class DownloadFile: Sendable {
                 defer {
                     state.handle = handle
                     state.written = offset
+                    state.pending = Data()
                 }
                 return state.handle
             }
@@ -72,23 +80,40 @@ final class DownloadFile: Sendable {
     func write(_ chunk: Data) throws(FerryError) {
         do {
             try state.withLock { state in
-                try state.handle?.write(contentsOf: chunk)
+                if state.pending.isEmpty { state.pending.reserveCapacity(Self.writeSize) }
+                state.pending.append(chunk)
                 state.written += Int64(chunk.count)
+                if state.pending.count >= Self.writeSize { try Self.flush(&state) }
             }
         } catch {
             throw FerryError(.fileSystemFailed("cannot write the download file \(url.path)"), underlyingError: error)
         }
     }
 
-    /// Closes the file.
+    private static func flush(_ state: inout State) throws {
+        guard !state.pending.isEmpty, let handle = state.handle else { return }
+        try handle.write(contentsOf: state.pending)
+        state.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is pending and closes the file.
     /// - Returns: The bytes in the file.
+    /// - Throws: ``FerryError`` with ``FerryError/Reason/fileSystemFailed(_:)`` when the last write fails.
     @discardableResult
-    func close() -> Int64 {
-        let (handle, written) = state.withLock { state in
-            defer { state.handle = nil }
-            return (state.handle, state.written)
+    func close() throws(FerryError) -> Int64 {
+        let (handle, written, failure): (FileHandle?, Int64, (any Error)?) = state.withLock { state in
+            var failure: (any Error)?
+            do { try Self.flush(&state) } catch { failure = error }
+            defer {
+                state.handle = nil
+                state.pending = Data()
+            }
+            return (state.handle, state.written, failure)
         }
         try? handle?.close()
+        if let failure {
+            throw FerryError(.fileSystemFailed("cannot write the download file \(url.path)"), underlyingError: failure)
+        }
         return written
     }
 

@@ -24,7 +24,13 @@ extension Pipeline {
         }
         let file = DownloadFile(url: temporary, resumeOffset: offset)
         var outcome = await perform(request, transfer: transfer, destination: .file(file))
-        let written = file.close()
+        let written: Int64
+        do {
+            written = try file.close()
+        } catch {
+            written = 0
+            if outcome.error == nil { outcome.error = error.adding(request: request, response: outcome.response, body: nil) }
+        }
         outcome = finish(outcome, file: file, written: written, target: target)
         transfer.finish(outcome)
     }
