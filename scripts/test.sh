@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The project's single test command:  scripts/test.sh [swift test args, e.g. --filter Foo]
-# Starts the local interop servers (scripts/servers.sh), builds with warnings as errors, runs
-# `swift test` (XCTest, then Swift Testing) and exits with its status. The servers are stopped
-# on exit. FERRY_NO_SERVERS=1 skips them: the interop tests then report themselves as not run.
+# Starts the local interop servers (scripts/servers.sh), then:
+#   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
+#   2. the same with the AsyncHTTPClient package trait (in .build-ahc): the live suites run on both transports;
+#   3. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
+# Exits non-zero if any step failed. The servers are stopped on exit.
+# FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
+# FERRY_SKIP_TRAIT=1 skips step 2.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,7 +21,17 @@ else
   echo "test.sh: servers running: httpbin $FERRY_HTTPBIN_URL, nginx $FERRY_NGINX_URL${FERRY_NGINX_URL_IPV6:+ and $FERRY_NGINX_URL_IPV6}, upload sink $FERRY_UPLOAD_URL, static root $FERRY_STATIC_ROOT"
 fi
 
-swift build --build-tests -Xswiftc -warnings-as-errors
 status=0
+echo "test.sh: 1/3 default build (no dependencies), URLSession transport"
+swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build "$@" || status=$?
+
+if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
+  echo "test.sh: 2/3 trait AsyncHTTPClient: every live suite on URLSession and on AsyncHTTPClient"
+  swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc -Xswiftc -warnings-as-errors
+  swift test --skip-build --traits AsyncHTTPClient --scratch-path .build-ahc "$@" || status=$?
+fi
+
+echo "test.sh: 3/3 a consumer of Ferry resolves no package"
+scripts/check-no-dependencies.sh || status=$?
 exit "$status"

@@ -35,11 +35,13 @@ extension RequestBody {
 
 /// A sequence of byte chunks a ``RequestBody`` reads once.
 public struct ByteSource: Sendable {
-    private let drain: @Sendable (_ body: (Data) async throws -> Void) async throws -> Void
+    /// The chunks, for a transport that streams request bodies.
+    public let chunks: Chunks
 
-    init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks) where Chunks.Element == Data {
-        drain = { body in
-            for try await chunk in sequence { try await body(chunk) }
+    init<Source: AsyncSequence & Sendable>(_ sequence: Source) where Source.Element == Data {
+        chunks = Chunks {
+            var iterator = sequence.makeAsyncIterator()
+            return Chunks.Iterator { try await iterator.next() }
         }
     }
 
@@ -47,7 +49,28 @@ public struct ByteSource: Sendable {
     /// - Parameter body: Gets each chunk.
     /// - Throws: What the sequence or `body` throws.
     public func forEach(_ body: (Data) async throws -> Void) async throws {
-        try await drain(body)
+        for try await chunk in chunks { try await body(chunk) }
+    }
+
+    /// The chunks as a type-erased `AsyncSequence`.
+    public struct Chunks: AsyncSequence, Sendable {
+        /// A chunk.
+        public typealias Element = Data
+
+        fileprivate let make: @Sendable () -> Iterator
+
+        /// Starts reading.
+        /// - Returns: The iterator.
+        public func makeAsyncIterator() -> Iterator { make() }
+
+        /// Reads the chunks in order.
+        public struct Iterator: AsyncIteratorProtocol {
+            fileprivate let pull: () async throws -> Data?
+
+            /// The next chunk, or `nil` at the end.
+            /// - Throws: What the underlying sequence throws.
+            public mutating func next() async throws -> Data? { try await pull() }
+        }
     }
 }
 

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Interop: nginx", .enabled(if: InteropServers.nginx != nil))
 struct NginxInteropTests {
-    let session = Session(configuration: .init(baseURL: InteropServers.nginx))
+    func makeSession(_ transport: TransportKind) -> Session {
+        Session(configuration: .init(baseURL: InteropServers.nginx, transport: transport.makeTransport()))
+    }
 
     struct Item: Decodable {
         var id: Int
@@ -13,19 +15,22 @@ struct NginxInteropTests {
         var tags: [String]
     }
 
-    @Test func gzipJSONIsDecoded() async throws {
+    @Test(arguments: TransportKind.allCases) func gzipJSONIsDecoded(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let response = await session.get("small.json").serialized(by: .json).response
         #expect(response.value?.objectValue != nil)
         #expect(response.response?.headers["Content-Encoding"] == "gzip")
     }
 
-    @Test func decodesTheTenKilobyteArray() async throws {
+    @Test(arguments: TransportKind.allCases) func decodesTheTenKilobyteArray(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let items = try await session.get("array-10k.json").serializingDecodable([Item].self)
         #expect(items.count > 100)
         #expect(items.first?.id == 1)
     }
 
-    @Test func largeFileArrivesIntact() async throws {
+    @Test(arguments: TransportKind.allCases) func largeFileArrivesIntact(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let root = try #require(InteropServers.staticRoot)
         let expected = try Data(contentsOf: root.appending(path: "16mib.bin"))
         let response = await session.get("16mib.bin").response
@@ -33,7 +38,8 @@ struct NginxInteropTests {
         #expect(response.metrics.bytesReceived == Int64(expected.count))
     }
 
-    @Test func rangeRequestGives206() async throws {
+    @Test(arguments: TransportKind.allCases) func rangeRequestGives206(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let root = try #require(InteropServers.staticRoot)
         let expected = try Data(contentsOf: root.appending(path: "1mib.bin"))
         let response = await session.get("1mib.bin", headers: ["Range": "bytes=1000-1999"]).response
@@ -43,7 +49,8 @@ struct NginxInteropTests {
         #expect(response.response?.headers["ETag"] != nil)
     }
 
-    @Test func notFoundAndRedirect() async throws {
+    @Test(arguments: TransportKind.allCases) func notFoundAndRedirect(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let error = await #expect(throws: FerryError.self) { try await session.get("status/404").value }
         #expect(error?.statusCode == 404)
         let redirected = await session.get("redirect").response
@@ -51,8 +58,8 @@ struct NginxInteropTests {
         #expect(redirected.metrics.redirectCount == 1)
     }
 
-    @Test func manyConcurrentRequests() async throws {
-        let session = self.session
+    @Test(arguments: TransportKind.allCases) func manyConcurrentRequests(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let count = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<500 { group.addTask { try await session.get("small.json").serializingData().count } }
             return try await group.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
@@ -60,7 +67,8 @@ struct NginxInteropTests {
         #expect(count == 500)
     }
 
-    @Test func largeFileDownloadsToDiskAndResumesWithTheETag() async throws {
+    @Test(arguments: TransportKind.allCases) func largeFileDownloadsToDiskAndResumesWithTheETag(transport: TransportKind) async throws {
+        let session = makeSession(transport)
         let root = try #require(InteropServers.staticRoot)
         let expected = try Data(contentsOf: root.appending(path: "16mib.bin"))
         let directory = try TemporaryDirectory()

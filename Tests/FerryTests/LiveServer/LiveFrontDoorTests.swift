@@ -11,8 +11,8 @@ struct LiveFrontDoorTests {
         var email: String
     }
 
-    @Test func frontDoorLines() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func frontDoorLines(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let session = live.session
         let json: JSON = try await session.get("get", query: [URLQueryItem(name: "a", value: "1")]).serializingJSON()
         #expect(json["args"]?["a"] == "1")
@@ -25,14 +25,14 @@ struct LiveFrontDoorTests {
         #expect(data.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
     }
 
-    @Test func exactInt64SurvivesTheWire() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func exactInt64SurvivesTheWire(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let json = try await live.session.get("json").serializingJSON()
         #expect(json.description.contains("9007199254740993"))
     }
 
-    @Test func postEchoesBodyAndHeaders() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func postEchoesBodyAndHeaders(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let response = await live.session.post("anything", body: .json(["name": "Ferry"]), headers: ["X-Test": "yes"])
             .serialized(by: .json).response
         let json = try #require(response.value)
@@ -42,36 +42,36 @@ struct LiveFrontDoorTests {
         #expect(response.metrics.bytesSent == 16)
     }
 
-    @Test func errorStatusIsTypedWithBody() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func errorStatusIsTypedWithBody(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let error = await #expect(throws: FerryError.self) { try await live.session.get("status/418").serializingJSON() }
         #expect(error?.reason == .unacceptableStatus(418))
         #expect(error?.bodyPrefix.map { String(decoding: $0, as: UTF8.self) }?.contains("418") == true)
     }
 
-    @Test func emptyResponses() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func emptyResponses(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         #expect(try await live.session.get("status/204").serializingJSON() == .null)
         #expect(try await live.session.head("json").serializingData().isEmpty)
         #expect(try await live.session.get("empty/200").serializingString() == "")
         #expect(try await live.session.get("json/space").serializingJSON() == .null)
     }
 
-    @Test func charsetFromContentType() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func charsetFromContentType(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let text = try await live.session.get("text", query: [.init(name: "charset", value: "iso-8859-1"), .init(name: "text", value: "café")])
             .serializingString()
         #expect(text == "café")
     }
 
-    @Test func gzipIsDecoded() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func gzipIsDecoded(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let json = try await live.session.get("gzip").serializingJSON()
         #expect(json.objectValue != nil)
     }
 
-    @Test func unauthorizedDoesNotHang() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func unauthorizedDoesNotHang(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let error = await #expect(throws: FerryError.self) { try await live.session.get("unauthorized").value }
         #expect(error?.reason == .unacceptableStatus(401))
         let credentials = Data("user:pass".utf8).base64EncodedString()
@@ -82,15 +82,15 @@ struct LiveFrontDoorTests {
         #expect(wrong.statusCode == 401)
     }
 
-    @Test func keepAliveReusesConnections() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func keepAliveReusesConnections(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         for _ in 0..<10 { _ = try await live.session.get("get").serializingData() }
         #expect(live.server.requestCount == 10)
         #expect(live.server.connectionCount <= 2)
     }
 
-    @Test func bodyOverTheLimitFailsAndTheSessionGoesOn() async throws {
-        let live = try LiveServer { $0.maximumBodySize = 1000 }
+    @Test(arguments: TransportKind.allCases) func bodyOverTheLimitFailsAndTheSessionGoesOn(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport) { $0.maximumBodySize = 1000 }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("stream-bytes/100000").value }
         #expect(error?.reason == .bodyTooLarge(limit: 1000))
         let declared = await #expect(throws: FerryError.self) { try await live.session.get("bytes/5000").value }

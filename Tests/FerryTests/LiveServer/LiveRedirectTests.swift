@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Redirects against the test server")
 struct LiveRedirectTests {
-    @Test func relativeAndAbsoluteChains() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func relativeAndAbsoluteChains(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let relative = await live.session.get("redirect/3").serialized(by: .json).response
         #expect(relative.response?.url.path == "/get")
         #expect(relative.metrics.redirectCount == 3)
@@ -15,16 +15,16 @@ struct LiveRedirectTests {
         #expect(absolute.metrics.redirectCount == 2)
     }
 
-    @Test func loopEndsInAnError() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func loopEndsInAnError(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let error = await #expect(throws: FerryError.self) { try await live.session.get("redirect-loop").value }
         #expect(error?.reason == .tooManyRedirects(limit: 10))
     }
 
-    @Test(arguments: [307, 308])
-    func bodyIsResentOn307And308(status: Int) async throws {
+    @Test(arguments: TransportKind.allCases, [307, 308])
+    func bodyIsResentOn307And308(transport: TransportKind, status: Int) async throws {
         // FoundationNetworking alone resends an empty body here.
-        let live = try LiveServer()
+        let live = try LiveServer(transport: transport)
         let json = try await live.session.post(
             "redirect-to", body: .text("precious payload"),
             query: [.init(name: "url", value: "/anything"), .init(name: "status_code", value: "\(status)")]
@@ -33,8 +33,8 @@ struct LiveRedirectTests {
         #expect(json["data"] == "precious payload")
     }
 
-    @Test func authorizationIsNotForwardedToAnotherHost() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func authorizationIsNotForwardedToAnotherHost(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let target = "http://localhost:\(live.server.port)/headers"
         let json = try await live.session.get(
             "redirect-to", query: [.init(name: "url", value: target)],
@@ -44,8 +44,8 @@ struct LiveRedirectTests {
         #expect(json["headers"]?["X-Other"] == "kept")
     }
 
-    @Test func missingLocationReturnsTheRedirect() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func missingLocationReturnsTheRedirect(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let response = await live.session.get("redirect-missing-location").unvalidated().response
         #expect(response.statusCode == 302, "\(String(describing: response.error))")
     }

@@ -12,15 +12,15 @@ struct ReadmeExampleTests {
         }
     }
 
-    @Test func customSerializer() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func customSerializer(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let lines = try await live.session.get("text", query: [.init(name: "text", value: "one\ntwo")])
             .serializing(LinesSerializer())
         #expect(lines == ["one", "two"])
     }
 
-    @Test func formFromADictionaryAndQueryEscaping() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func formFromADictionaryAndQueryEscaping(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let form = try await live.session.post("anything", body: .form(["user": "ada", "password": "a b&c"]))
             .serializingJSON()
         #expect(form["form"]?["password"] == "a b&c")
@@ -28,8 +28,8 @@ struct ReadmeExampleTests {
         #expect(search["args"]?["q"] == "a b&c")
     }
 
-    @Test func switchingOnTheReason() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func switchingOnTheReason(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         do {
             _ = try await live.session.get("status/404").serializingData()
             Issue.record("a 404 must throw")
@@ -41,9 +41,9 @@ struct ReadmeExampleTests {
         }
     }
 
-    @Test func customValidatorRejects() async throws {
+    @Test(arguments: TransportKind.allCases) func customValidatorRejects(transport: TransportKind) async throws {
         struct MissingSignature: Error {}
-        let live = try LiveServer()
+        let live = try LiveServer(transport: transport)
         let error = await #expect(throws: FerryError.self) {
             try await live.session.get("get").validate { _, response, _ in
                 guard response.headers["X-Signature"] != nil else { throw MissingSignature() }

@@ -2,14 +2,15 @@ import Ferry
 import FerryTestServer
 import Foundation
 
-/// A test server on a random loopback port and a URLSession-backed session pointed at it, for one test.
+/// A test server on a random loopback port and a session pointed at it over a given transport, for one test.
 struct LiveServer: ~Copyable {
     let server: TestServer
     let session: Session
 
-    init(configure: (inout Session.Configuration) -> Void = { _ in }) throws {
+    init(transport: TransportKind = .urlSession, configure: (inout Session.Configuration) -> Void = { _ in }) throws {
         server = try TestServer()
-        var configuration = Session.Configuration(baseURL: server.baseURL, idleTimeout: .seconds(10))
+        var configuration = Session.Configuration(
+            baseURL: server.baseURL, idleTimeout: .seconds(10), transport: transport.makeTransport())
         configure(&configuration)
         session = Session(configuration: configuration)
     }

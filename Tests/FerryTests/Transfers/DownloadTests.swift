@@ -5,8 +5,8 @@ import Testing
 
 @Suite("Downloads to disk", .serialized)
 struct DownloadTests {
-    @Test func theFrontDoorLinesWork() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func theFrontDoorLinesWork(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let destinationFileURL = directory.file("nested/deeper/range.bin")
         let download = await live.session.download("range/300000", to: destinationFileURL)
@@ -24,8 +24,8 @@ struct DownloadTests {
         #expect(directory.contents == ["nested"])
     }
 
-    @Test func anExistingFileIsKeptUnlessReplacing() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func anExistingFileIsKeptUnlessReplacing(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("file.bin")
         try Data("precious".utf8).write(to: target)
@@ -41,8 +41,8 @@ struct DownloadTests {
         #expect(directory.contents == ["file.bin"])
     }
 
-    @Test func anErrorStatusLeavesNothingBehind() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func anErrorStatusLeavesNothingBehind(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let before = ferryTemporaryFiles("ferry-download-")
         let response = await live.session.download("status/404", to: directory.file("missing.bin")).response
@@ -52,8 +52,8 @@ struct DownloadTests {
         #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
-    @Test func anUnwritableDestinationFailsClearly() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func anUnwritableDestinationFailsClearly(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let blocker = directory.file("not-a-directory")
         try Data("x".utf8).write(to: blocker)
@@ -66,8 +66,8 @@ struct DownloadTests {
         }
     }
 
-    @Test func cancellingMidDownloadLeavesNothingAtTheDestination() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func cancellingMidDownloadLeavesNothingAtTheDestination(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("drip.bin")
         let before = ferryTemporaryFiles("ferry-download-")
@@ -85,8 +85,8 @@ struct DownloadTests {
         #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
-    @Test func aCancelledDownloadKeepsItsPartialFileForResume() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aCancelledDownloadKeepsItsPartialFileForResume(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("slow.bin")
         // /range bodies carry an ETag; a slow reader is simulated by cancelling after the first bytes.
@@ -110,8 +110,8 @@ struct DownloadTests {
         #expect(!FileManager.default.fileExists(atPath: resume.partialFile.path))
     }
 
-    @Test func aResetDownloadResumesWithARangeRequest() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aResetDownloadResumesWithARangeRequest(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("resumed.bin")
         let first = await live.session.download(live.server.url("/range/200000?reset-at=70000"), to: target).response
@@ -130,8 +130,8 @@ struct DownloadTests {
         #expect(lastRequest.header("If-Range") == "\"range-200000\"")
     }
 
-    @Test func aServerThatIgnoresTheRangeRestartsCleanly() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aServerThatIgnoresTheRangeRestartsCleanly(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("restarted.bin")
         let first = await live.session.download(live.server.url("/range/100000?reset-at=40000"), to: target).response
@@ -164,12 +164,12 @@ struct DownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: inner.path) == [expected])
     }
 
-    @Test func aDownloadedJSONFileCanBeDecoded() async throws {
+    @Test(arguments: TransportKind.allCases) func aDownloadedJSONFileCanBeDecoded(transport: TransportKind) async throws {
         struct Profile: Decodable, Equatable {
             var id: Int
             var name: String
         }
-        let live = try LiveServer()
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let download = await live.session.download("json/user", to: directory.file("user.json"))
         let profile = try await download.serializingDecodable(Profile.self)

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("Response byte streams")
 struct StreamTaskTests {
-    @Test func serverSentEventsArriveWithTheirFields() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func serverSentEventsArriveWithTheirFields(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("sse", query: [.init(name: "count", value: "6")])
         #expect(try await stream.response.mimeType == "text/event-stream")
         var events: [ServerSentEvent] = []
@@ -22,17 +22,17 @@ struct StreamTaskTests {
         #expect(await stream.completion.error == nil)
     }
 
-    @Test func newlineDelimitedJSONDecodes() async throws {
+    @Test(arguments: TransportKind.allCases) func newlineDelimitedJSONDecodes(transport: TransportKind) async throws {
         struct Line: Decodable, Sendable { var index: Int }
-        let live = try LiveServer()
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("ndjson", query: [.init(name: "count", value: "4")])
         var indices: [Int] = []
         for try await line in stream.jsonLines(of: Line.self) { indices.append(line.index) }
         #expect(indices == [0, 1, 2, 3])
     }
 
-    @Test func chunksAreHandedOnAsTheyArriveNotBytewise() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func chunksAreHandedOnAsTheyArriveNotBytewise(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("stream-bytes/300000")
         var total = Data()
         var chunks = 0
@@ -44,8 +44,8 @@ struct StreamTaskTests {
         #expect(chunks < 300)
     }
 
-    @Test func validationHappensBeforeTheFirstChunk() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func validationHappensBeforeTheFirstChunk(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("status/503")
         let error = await #expect(throws: FerryError.self) {
             for try await _ in stream.bytes { Issue.record("no chunk may be handed on") }
@@ -54,8 +54,8 @@ struct StreamTaskTests {
         #expect(error?.statusCode == 503)
     }
 
-    @Test func leavingTheLoopEarlyCancelsTheTransfer() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func leavingTheLoopEarlyCancelsTheTransfer(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
         for try await _ in stream.bytes { break }
         let completion = await stream.completion
@@ -69,8 +69,8 @@ struct StreamTaskTests {
         #expect(active == 0)
     }
 
-    @Test func aBodyCanBeIteratedOnce() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aBodyCanBeIteratedOnce(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("bytes/10")
         #expect(try await stream.collect(upTo: 100) == TestServer.patternBytes(count: 10))
         let error = await #expect(throws: FerryError.self) {
@@ -82,8 +82,8 @@ struct StreamTaskTests {
         }
     }
 
-    @Test func collectFailsClearlyPastItsLimit() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func collectFailsClearlyPastItsLimit(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let stream = await live.session.stream(
             "drip", query: [.init(name: "numbytes", value: "5000"), .init(name: "duration", value: "3")])
         let error = await #expect(throws: FerryError.self) { try await stream.collect(upTo: 1000) }
@@ -112,6 +112,19 @@ struct StreamTaskTests {
         #expect(sent.count == 64)
     }
 
+    @Test(arguments: TransportKind.allCases.filter { $0.pausesForSlowConsumers })
+    func aLiveTransportThatCanPauseHoldsBackTheServer(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
+        let stream = await live.session.stream("bytes/8000000", options: StreamOptions(bufferSize: 128 << 10))
+        _ = try await stream.response
+        try await waitUntil { stream.buffer.isProducerWaiting }
+        // Paused: what arrived is about the buffer, not the 8 MB body.
+        #expect(stream.transfer.downloadProgress.latest.completedBytes < 2_000_000)
+        let body = try await stream.collect(upTo: 10_000_000)
+        #expect(body == TestServer.patternBytes(count: 8_000_000))
+    }
+
+    /// URLSession cannot pause: past the buffer, the excess goes to disk.
     @Test func aTransportThatCannotPauseSpillsToDiskAndCleansUp() async throws {
         let live = try LiveServer()
         let before = ferryTemporaryFiles("ferry-stream-")

@@ -12,8 +12,8 @@ struct UploadTests {
         var chunked: Bool
     }
 
-    @Test func aFileIsStreamedFromDiskWithItsLength() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aFileIsStreamedFromDiskWithItsLength(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         let payload = TestServer.patternBytes(count: 3_000_000)
@@ -30,8 +30,8 @@ struct UploadTests {
         #expect(await task.response.metrics.bytesSent == Int64(payload.count))
     }
 
-    @Test func anAsyncSequenceIsSent() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func anAsyncSequenceIsSent(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let pieces = (0..<50).map { TestServer.patternBytes(count: 10_000, offset: $0 * 10_000) }
         let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
         for piece in pieces { continuation.yield(piece) }
@@ -47,8 +47,8 @@ struct UploadTests {
         try await waitUntil { ferryTemporaryFiles("ferry-upload-").subtracting(before).isEmpty }
     }
 
-    @Test func aLargeMultipartFormGoesThroughATemporaryFile() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func aLargeMultipartFormGoesThroughATemporaryFile(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let file = directory.file("photo.png")
         try TestServer.patternBytes(count: 2_000_000).write(to: file)
@@ -65,8 +65,8 @@ struct UploadTests {
         #expect(receipt.contentType == form.contentType)
     }
 
-    @Test func anUnreadableFileFailsBeforeSending() async throws {
-        let live = try LiveServer()
+    @Test(arguments: TransportKind.allCases) func anUnreadableFileFailsBeforeSending(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
         let missing = URL(fileURLWithPath: "/nonexistent/ferry/upload.bin")
         let error = await #expect(throws: FerryError.self) {
             try await live.session.post("upload", body: .file(missing)).value

@@ -1,0 +1,124 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Ferry on swift-server/async-http-client, the engine server Swift trusts: real back-pressure (a slow stream
+/// consumer pauses the socket read), streamed request bodies, HTTP/1.1 and HTTP/2 connection pooling.
+///
+/// Available with the package trait `AsyncHTTPClient`. Ferry keeps doing what it does on every transport: it
+/// follows redirects with its own policy, enforces its own timeouts, counts and times the transfer.
+///
+/// ```swift
+/// let session = Session(configuration: .init(transport: AsyncHTTPClientTransport()))
+/// // … when done:
+/// await session.shutdown()
+/// ```
+///
+/// Lifecycle: a transport made with ``init(configuration:)`` owns its `HTTPClient`. ``Session/shutdown(cancellingInFlightRequests:)``
+/// lets in-flight requests finish (or cancels them), then shuts the client down; a transport released without that
+/// shuts its client down in the background, so no assertion fires. A transport made with ``init(client:)`` uses the
+/// caller's client (such as `HTTPClient.shared`) and never shuts it down. Ferry's redirect policy needs the client's
+/// own redirect following off (`redirectConfiguration: .disallow`, as ``defaultConfiguration`` has); a client that
+/// follows redirects itself (`HTTPClient.shared` does) answers with the final response and Ferry's redirect rules
+/// do not apply.
+public final class AsyncHTTPClientTransport: Transport {
+    /// The configuration an owned client gets: no redirect following (Ferry's policy decides), decompression of
+    /// gzip and deflate with a ratio limit of 100 (a larger ratio fails as a decompression bomb), 10 s connect
+    /// timeout.
+    public static var defaultConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10)),
+            decompression: .enabled(limit: .ratio(100)))
+        configuration.httpVersion = .automatic
+        return configuration
+    }
+
+    /// The client requests go through.
+    public let client: HTTPClient
+    private let ownsClient: Bool
+    private let isShutDown = Mutex(false)
+
+    /// Creates a transport with a client of its own, shut down with the session.
+    /// - Parameter configuration: The client's configuration; keep `redirectConfiguration: .disallow`.
+    public init(configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration) {
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        ownsClient = true
+    }
+
+    /// Creates a transport on a caller's client, which Ferry never shuts down.
+    /// - Parameter client: The client, for instance `HTTPClient.shared`.
+    public init(client: HTTPClient) {
+        self.client = client
+        ownsClient = false
+    }
+
+    deinit {
+        guard ownsClient, !isShutDown.withLock({ $0 }) else { return }
+        // The session was released without `shutdown()`: close the client in the background, so it never reaches
+        // its deinit still running.
+        client.shutdown { _ in }
+    }
+
+    /// `true`: stream bodies are sent as they are produced, chunked when their length is unknown.
+    public var streamsRequestBodies: Bool { true }
+
+    /// Sends `request` and streams the response into `sink`, pausing the read while a stream consumer is behind.
+    /// - Parameters:
+    ///   - request: The prepared request.
+    ///   - sink: Where the response goes.
+    /// - Returns: The bytes sent and the HTTP version.
+    /// - Throws: ``FerryError`` or AsyncHTTPClient's errors, which Ferry maps.
+    public func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
+        guard !isShutDown.withLock({ $0 }) else { throw FerryError(.sessionShutDown, request: request) }
+        let counter = UploadCounter(sink: sink, expected: request.body?.count)
+        var outbound = HTTPClientRequest(url: request.url.absoluteString)
+        outbound.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for header in request.headers {
+            outbound.headers.add(name: header.name, value: header.value)
+        }
+        outbound.body = try Self.body(of: request, counter: counter)
+        let response = try await client.execute(outbound, deadline: .distantFuture)
+        counter.finishIfKnown()
+        let version = "HTTP/\(response.version.major).\(response.version.minor)"
+        var headers = HTTPHeaders()
+        for field in response.headers {
+            headers.add(name: field.name, value: field.value)
+        }
+        try sink.receive(
+            HTTPResponse(statusCode: Int(response.status.code), headers: headers, url: request.url, httpVersion: version))
+        for try await buffer in response.body {
+            try await sink.write(Data(buffer.readableBytesView))
+        }
+        return TransportReport(bytesSent: counter.sent, httpVersion: version)
+    }
+
+    /// Shuts an owned client down once in-flight requests are done; does nothing for a caller's client.
+    public func shutdown() async {
+        let first = isShutDown.withLock { shutDown in
+            defer { shutDown = true }
+            return !shutDown
+        }
+        guard first, ownsClient else { return }
+        try? await client.shutdown()
+    }
+
+    private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body? {
+        guard let body = request.body else { return nil }
+        switch body.content {
+        case .data(let data):
+            counter.expectAll(Int64(data.count))
+            return .bytes(ByteBuffer(bytes: data))
+        case .file(let url):
+            let chunks = try FileChunks(url: url)
+            return .stream(CountedChunks(base: chunks.sequence, counter: counter), length: .known(chunks.size))
+        case .stream(let source, let count):
+            return .stream(
+                CountedChunks(base: source.chunks, counter: counter), length: count.map { .known($0) } ?? .unknown)
+        }
+    }
+}
+#endif

@@ -1,0 +1,63 @@
+#if AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Counts request body bytes as AsyncHTTPClient pulls them, for upload progress and the metrics.
+final class UploadCounter: Sendable {
+    private let sink: ResponseSink
+    private let expected: Int64?
+    private let state = Mutex((sent: Int64(0), whole: Int64?.none))
+
+    init(sink: ResponseSink, expected: Int64?) {
+        self.sink = sink
+        self.expected = expected
+    }
+
+    var sent: Int64 { state.withLock { $0.sent } }
+
+    /// Adds bytes handed to the client.
+    func add(_ count: Int) {
+        let total = state.withLock { state in
+            state.sent += Int64(count)
+            return state.sent
+        }
+        sink.noteSent(totalBytesSent: total, expected: expected)
+    }
+
+    /// A body sent in one piece: counted once the response arrives.
+    func expectAll(_ count: Int64) {
+        state.withLock { $0.whole = count }
+    }
+
+    /// Reports a one-piece body as sent.
+    func finishIfKnown() {
+        guard let whole = state.withLock({ $0.whole }) else { return }
+        state.withLock { $0.sent = whole }
+        sink.noteSent(totalBytesSent: whole, expected: whole)
+    }
+}
+
+/// A sequence of `Data` chunks handed to AsyncHTTPClient as `ByteBuffer`s, counted as they go.
+struct CountedChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+    typealias Element = ByteBuffer
+
+    let base: Base
+    let counter: UploadCounter
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let counter: UploadCounter
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            counter.add(chunk.count)
+            return ByteBuffer(bytes: chunk)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), counter: counter)
+    }
+}
+#endif
