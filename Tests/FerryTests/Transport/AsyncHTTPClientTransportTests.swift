@@ -1,0 +1,74 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Ferry
+import FerryTestServer
+import Foundation
+import Testing
+
+@Suite("AsyncHTTPClient transport")
+struct AsyncHTTPClientTransportTests {
+    struct Receipt: Decodable, Sendable {
+        var bytes: Int
+        var checksum: String
+        var chunked: Bool
+    }
+
+    @Test func shutdownLetsInFlightRequestsFinishThenClosesTheClient() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
+        let slow = await session.get("drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "0.5")])
+        _ = await server.waitForRequests(count: 1)
+        await session.shutdown()
+        #expect(try await slow.serializingData() == Data("*****".utf8))
+        let after = await session.get("get").response
+        #expect(after.error?.reason == .sessionShutDown)
+    }
+
+    @Test func aCallersClientIsNeverShutDown() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.defaultConfiguration)
+        let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: client)))
+        #expect(try await session.get("get").serializingJSON()["url"] != nil)
+        await session.shutdown()
+        // The client still works: the session did not shut it down.
+        let response = try await client.execute(HTTPClientRequest(url: server.url("/get").absoluteString), timeout: .seconds(5))
+        #expect(response.status.code == 200)
+        try await client.shutdown()
+    }
+
+    @Test func aStreamOfUnknownLengthIsSentChunkedAsItIsProduced() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
+        let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
+        let pieces = (0..<20).map { TestServer.patternBytes(count: 5_000, offset: $0 * 5_000) }
+        let producer = Task {
+            for piece in pieces {
+                continuation.yield(piece)
+                await Task.yield()
+            }
+            continuation.finish()
+        }
+        let task = await session.post("upload", body: .stream(chunks))
+        let receipt = try await task.serializingDecodable(Receipt.self)
+        _ = await producer.value
+        #expect(receipt.chunked)
+        #expect(receipt.bytes == 100_000)
+        #expect(receipt.checksum == TestServer.checksum(of: TestServer.patternBytes(count: 100_000)))
+        #expect(await task.response.metrics.bytesSent == 100_000)
+        await session.shutdown()
+    }
+
+    @Test func aReleasedSessionShutsItsClientDownInTheBackground() async throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        // No shutdown(): the transport's deinit closes the client; AsyncHTTPClient's deinit check must not fire.
+        for _ in 0..<5 {
+            let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
+            #expect(try await session.get("get").serializingJSON()["url"] != nil)
+        }
+    }
+}
+#endif
