@@ -10,13 +10,41 @@ import Foundation
 ///
 /// The head is validated (status and content type, by the session's validation) before the first chunk is handed
 /// on; custom validators get an empty body. The body can be iterated once. Leaving the loop early (`break`, a
-/// thrown error, cancellation of the iterating task) cancels the transfer and frees its buffer. A consumer that
+/// thrown error, cancellation of the iterating task) cancels the transfer and frees its buffer, and so does
+/// releasing the task without reading its body. A consumer that
 /// is slower than the network is handled by ``StreamOptions``: memory use stays bounded.
 public struct StreamTask: Sendable {
     let transfer: Transfer
     let buffer: StreamBuffer
     let request: Request
     let validation: Validation
+    private let lifetime: Lifetime
+
+    init(transfer: Transfer, buffer: StreamBuffer, request: Request, validation: Validation) {
+        self.transfer = transfer
+        self.buffer = buffer
+        self.request = request
+        self.validation = validation
+        self.lifetime = Lifetime(transfer: transfer, buffer: buffer)
+    }
+
+    /// Cancels the transfer when the last copy of the task (and any iterator of its body) is gone: a stream nobody
+    /// can read any more must not go on filling its buffer.
+    private final class Lifetime: Sendable {
+        let transfer: Transfer
+        let buffer: StreamBuffer
+
+        init(transfer: Transfer, buffer: StreamBuffer) {
+            self.transfer = transfer
+            self.buffer = buffer
+        }
+
+        deinit {
+            guard !transfer.isFinished else { return }
+            transfer.cancel()
+            buffer.close()
+        }
+    }
 
     /// The response head, once it arrived and passed validation.
     /// - Throws: ``FerryError``: the transfer failed before a head arrived, or the head failed validation (then

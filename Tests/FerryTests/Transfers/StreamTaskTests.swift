@@ -69,6 +69,19 @@ struct StreamTaskTests {
         #expect(active == 0)
     }
 
+    @Test(arguments: TransportKind.allCases) func releasingAnUnreadStreamCancelsIt(transport: TransportKind) async throws {
+        let live = try LiveServer(transport: transport)
+        let transfer: Transfer
+        do {
+            let stream = await live.session.stream(
+                "drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
+            _ = try await stream.response
+            transfer = stream.transfer
+        }
+        let outcome = await transfer.outcome()
+        #expect(outcome.error?.reason == .cancelled)
+    }
+
     @Test(arguments: TransportKind.allCases) func aBodyCanBeIteratedOnce(transport: TransportKind) async throws {
         let live = try LiveServer(transport: transport)
         let stream = await live.session.stream("bytes/10")
