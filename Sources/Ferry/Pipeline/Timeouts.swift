@@ -41,7 +41,7 @@ struct Timeouts: Sendable {
                 wake = min(wake ?? idleDeadline, idleDeadline)
             }
             guard let wake else { return }
-            try await Task.sleep(until: wake, clock: .continuous)
+            try await DeadlineSleep.sleep(until: wake)
         }
     }
 }

@@ -35,9 +35,11 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The `Content-Length` header, when present and valid.
     public var expectedContentLength: Int64? {
-        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
-            $0 >= 0 ? $0 : nil
-        }
+        // A plain ASCII trim: Foundation's `trimmingCharacters(in:)` goes through NSString on Linux, on every response.
+        guard let value = headers["Content-Length"] else { return nil }
+        let digits = value.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        guard let length = Int64(String(decoding: digits, as: UTF8.self)), length >= 0 else { return nil }
+        return length
     }
 
     /// Whether this response may have an empty body for `method`: `HEAD`, 1xx, 204, 205 and 304.
