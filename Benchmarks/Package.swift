@@ -2,17 +2,55 @@
 import PackageDescription
 
 // Ferry's benchmarks: their own package, so that Ferry's manifest stays free of dependencies.
+//
+// - TransferBench: memory and progress cost of Ferry's transfers (run-transfers.sh).
+// - ThroughputBench: Ferry against raw URLSession and raw AsyncHTTPClient, side by side (run-throughput.sh).
+// - FerryPipeline: allocations and instructions per request on the in-memory transport, with checked-in
+//   thresholds (`swift package benchmark`, ordo-one/benchmark; sources under Benchmarks/, as it requires).
+// - PipelineInstructions: the same scenarios (PipelineScenarios) under callgrind, for instruction counts where the
+//   machine has no hardware performance counters (run-pipeline-instructions.sh).
 let package = Package(
     name: "FerryBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Ferry", path: "../")
+        .package(name: "Ferry", path: "../", traits: ["AsyncHTTPClient"]),
+        // MallocInterposer only: the default trait set also pulls in a runtime interposer on Linux with Swift 6.3.
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
             name: "TransferBench",
             dependencies: [.product(name: "Ferry", package: "Ferry")]
-        )
+        ),
+        .executableTarget(
+            name: "ThroughputBench",
+            dependencies: [
+                .product(name: "Ferry", package: "Ferry"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "PipelineScenarios",
+            dependencies: [
+                .product(name: "Ferry", package: "Ferry"),
+                .product(name: "FerryTesting", package: "Ferry"),
+            ]
+        ),
+        .executableTarget(name: "PipelineInstructions", dependencies: ["PipelineScenarios"]),
+        .executableTarget(
+            name: "FerryPipeline",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "PipelineScenarios",
+            ],
+            path: "Benchmarks/FerryPipeline",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

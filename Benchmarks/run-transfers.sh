@@ -7,16 +7,21 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 ROUNDS="${1:-3}"
 ROOT="$(cd .. && pwd)"
 export FERRY_BIG_FILES=1
-trap '"$ROOT/scripts/servers.sh" stop >/dev/null || true' EXIT
+WORK="${FERRY_CI_WORK:-$ROOT/.ci-work}" # as for scripts/servers.sh
+# Servers that were already running (someone else's test run) are used and left running.
+STOP_SERVERS=1
+if "$ROOT/scripts/servers.sh" status >/dev/null 2>&1; then STOP_SERVERS=0; fi
+stop_servers() { if [[ $STOP_SERVERS == 1 ]]; then "$ROOT/scripts/servers.sh" stop >/dev/null 2>&1 || true; fi; }
+trap stop_servers EXIT
 "$ROOT/scripts/servers.sh" start >/dev/null
 # shellcheck disable=SC1091
-source "$ROOT/.ci-work/servers.env"
+source "$WORK/servers.env"
 WWW="$FERRY_STATIC_ROOT"
 [[ -f "$WWW/1gib.bin" ]] || head -c $((1 << 30)) /dev/urandom >"$WWW/1gib.bin"
-swift build -c release --product TransferBench >/dev/null
-BIN="$(swift build -c release --show-bin-path)/TransferBench"
 SCRATCH="$(mktemp -d)"
-trap 'rm -rf "$SCRATCH"; "$ROOT/scripts/servers.sh" stop >/dev/null || true' EXIT
+trap 'rm -rf "$SCRATCH"; stop_servers' EXIT
+swift build -c release --product TransferBench >"$SCRATCH/build.log" 2>&1 || { cat "$SCRATCH/build.log" >&2; exit 1; }
+BIN="$(swift build -c release --show-bin-path)/TransferBench"
 
 declare -A SCENARIOS=(
   [baseline]="baseline $FERRY_NGINX_URL/small.json"

@@ -1,0 +1,75 @@
+import Ferry
+import FerryTesting
+import Foundation
+
+/// One request through Ferry's whole pipeline (build, send, validate, serialize, respond) on the in-memory transport,
+/// so that no socket or URLSession is counted; and, for reference, the same decoding or encoding without Ferry.
+///
+/// Shared by the `FerryPipeline` benchmark (allocations, with checked-in thresholds) and `PipelineInstructions`
+/// (instructions under callgrind, for machines without hardware performance counters).
+public enum PipelineScenario: String, CaseIterable, Sendable {
+    case getData = "get-data"
+    case getDecodable = "get-decodable"
+    case postJSON = "post-json"
+    case referenceDecoder = "reference-decoder"
+    case referenceEncoder = "reference-encoder"
+
+    /// The benchmark's name: no spaces or slashes. ordo-one/benchmark 1.38.1 writes threshold files with those
+    /// replaced by `_` but looks them up under the name as it is, so `thresholds check` would never find them.
+    public var name: String {
+        switch self {
+        case .getData: "GET-serializingData"
+        case .getDecodable: "GET-serializingDecodable"
+        case .postJSON: "POST-json-serializingData"
+        case .referenceDecoder: "reference-JSONDecoder-alone"
+        case .referenceEncoder: "reference-JSONEncoder-alone"
+        }
+    }
+
+    /// A session on an in-memory transport: `GET` answers the small JSON document, `POST` answers 201.
+    public static func makeSession() -> Session {
+        Session(
+            transport: InMemoryTransport { request in
+                request.method == .post
+                    ? StubResponse(statusCode: 201, headers: ["Content-Type": "application/json"], body: created)
+                    : StubResponse(headers: ["Content-Type": "application/json"], body: smallJSON)
+            })
+    }
+
+    /// Runs the scenario once; returns a byte or field count so that nothing can be optimized away.
+    public func run(on session: Session) async throws -> Int {
+        switch self {
+        case .getData:
+            return try await session.get(url).serializingData().count
+        case .getDecodable:
+            return try await session.get(url).serializingDecodable(Small.self).tags.count
+        case .postJSON:
+            return try await session.post(url, body: .json(newItem)).serializingData().count
+        case .referenceDecoder:
+            return try JSONDecoder().decode(Small.self, from: smallJSON).tags.count
+        case .referenceEncoder:
+            return try JSONEncoder().encode(newItem).count
+        }
+    }
+}
+
+/// The body nginx serves as small.json in the throughput benchmarks.
+let smallJSON = Data(
+    #"{"id":1,"name":"Ferry","ok":true,"price":1.5,"tags":["a","b"],"nested":{"n":null,"list":[1,2,3]}}"#.utf8)
+let created = Data(#"{"id":2}"#.utf8)
+let url = URL(string: "http://ferry.invalid/items")!
+let newItem = NewItem(name: "Ferry", price: 1.5, tags: ["a", "b"])
+
+struct Small: Codable, Sendable {
+    let id: Int
+    let name: String
+    let ok: Bool
+    let price: Double
+    let tags: [String]
+}
+
+struct NewItem: Codable, Sendable {
+    let name: String
+    let price: Double
+    let tags: [String]
+}

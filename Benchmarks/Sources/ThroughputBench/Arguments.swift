@@ -1,0 +1,73 @@
+import Foundation
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The clients compared.
+enum ClientKind: String, CaseIterable {
+    case rawURLSession = "raw-urlsession"
+    case rawAsyncHTTPClient = "raw-ahc"
+    case ferryURLSession = "ferry-urlsession"
+    case ferryAsyncHTTPClient = "ferry-ahc"
+}
+
+/// `ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH] [--destination PATH]
+///  [--expect BYTES] [--warmup URL]`
+struct Arguments {
+    let client: ClientKind
+    let workload: Workload
+    let options: WorkloadOptions
+    /// Fetched once before timing, to open a connection to the same origin: the upload URL itself (the sink
+    /// answers GET), else `/small.json` on the workload's origin.
+    let warmUpURL: URL
+
+    static let usage = """
+        usage: ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH]
+                               [--destination PATH] [--expect BYTES] [--warmup URL]
+          clients:   \(ClientKind.allCases.map(\.rawValue).joined(separator: ", "))
+          workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
+        Prints one JSON line: client, workload, operations, bytes, seconds, rate, unit, RSS after warm-up and peak.
+        """
+
+    init(_ arguments: [String]) throws {
+        guard arguments.count >= 2 else { throw UsageError(Self.usage) }
+        guard let client = ClientKind(rawValue: arguments[0]) else {
+            throw UsageError("unknown client \(arguments[0])")
+        }
+        guard let workload = Workload(rawValue: arguments[1]) else {
+            throw UsageError("unknown workload \(arguments[1])")
+        }
+        var values: [String: String] = [:]
+        var rest = arguments.dropFirst(2).makeIterator()
+        while let key = rest.next() {
+            guard key.hasPrefix("--"), let value = rest.next() else { throw UsageError("bad option \(key)") }
+            values[String(key.dropFirst(2))] = value
+        }
+        guard let url = values["url"].flatMap(URL.init(string:)) else { throw UsageError("--url is required") }
+        func int(_ key: String, _ fallback: Int) throws -> Int {
+            guard let text = values[key] else { return fallback }
+            guard let value = Int(text), value > 0 else { throw UsageError("--\(key) wants a positive integer") }
+            return value
+        }
+        self.client = client
+        self.workload = workload
+        options = WorkloadOptions(
+            url: url, count: try int("count", 1), width: try int("width", 64),
+            file: values["file"].map { URL(fileURLWithPath: $0) },
+            destination: values["destination"].map { URL(fileURLWithPath: $0) },
+            expectedBytes: values["expect"].flatMap { Int64($0) })
+        if let warmUp = values["warmup"] {
+            guard let warmUpURL = URL(string: warmUp) else { throw UsageError("bad --warmup") }
+            self.warmUpURL = warmUpURL
+        } else if workload == .upload {
+            warmUpURL = url
+        } else {
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            components.path = "/small.json"
+            components.query = nil
+            warmUpURL = components.url!
+        }
+    }
+}

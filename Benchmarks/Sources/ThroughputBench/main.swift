@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Ferry
+import Foundation
+
+// Ferry against the clients it is built on, one (client, workload) per process, so that /usr/bin/time's peak RSS
+// belongs to that pair alone. Run by run-throughput.sh, which interleaves rounds; see Arguments for the usage.
+
+let arguments: Arguments
+do {
+    arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(64)
+}
+
+// Every client sends Ferry's default headers (User-Agent, Accept-Encoding: gzip, deflate, Accept-Language), so
+// that all four ask nginx for the same bytes.
+let headers = Session.Configuration.defaultHeaders
+let client: any HTTPBenchClient =
+    switch arguments.client {
+    case .rawURLSession: RawURLSessionClient(headers: headers)
+    case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
+    case .ferryURLSession: FerryClient(transport: URLSessionTransport())
+    case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
+    }
+
+do {
+    _ = try await client.data(from: arguments.warmUpURL)
+    let residentAfterWarmUp = ProcessMemory.residentKiB ?? -1
+    let start = ContinuousClock.now
+    let tally = try await arguments.workload.run(client, arguments.options)
+    let elapsed = start.duration(to: .now)
+    await client.shutdown()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let rate =
+        arguments.workload.unit == "req/s" ? Double(tally.operations) / seconds : Double(tally.bytes) / seconds / 1e6
+    let line: [String: Any] = [
+        "client": arguments.client.rawValue, "workload": arguments.workload.rawValue,
+        "operations": tally.operations, "bytes": tally.bytes, "seconds": seconds,
+        "rate": rate, "unit": arguments.workload.unit,
+        "rss_after_warmup_kib": residentAfterWarmUp, "peak_rss_kib": ProcessMemory.peakResidentKiB ?? -1,
+    ]
+    let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
+    print(String(decoding: json, as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(
+        Data("\(arguments.client.rawValue) \(arguments.workload.rawValue) failed: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,106 @@
+"""Markdown report of run-throughput.sh's results (one JSON line per process run).
+
+    python3 throughput-report.py RESULTS [ROUNDS LOAD_BEFORE LOAD_AFTER]
+
+Each line: {"round": N, "time_peak_rss_kib": /usr/bin/time's %M, "result": ThroughputBench's line}, or
+{"round": N, "failed": true, "result": {"client": …, "workload": …}}.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+NAMES = {
+    "raw-urlsession": "raw URLSession",
+    "ferry-urlsession": "Ferry on URLSession",
+    "raw-ahc": "raw AsyncHTTPClient",
+    "ferry-ahc": "Ferry on AsyncHTTPClient",
+}
+# Ferry on X is compared with raw X from the same run; the issue's targets.
+RAW = {"ferry-urlsession": ("raw-urlsession", 0.95), "ferry-ahc": ("raw-ahc", 0.90)}
+MEMORY_TARGET = 1.15
+
+
+def number(x):
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def load(path):
+    runs = defaultdict(dict)  # (workload, client) -> round -> line
+    failures = defaultdict(int)
+    workloads, clients = [], []
+    for line in open(path):
+        row = json.loads(line)
+        result = row["result"]
+        key = (result["workload"], result["client"])
+        if result["workload"] not in workloads:
+            workloads.append(result["workload"])
+        if result["client"] not in clients:
+            clients.append(result["client"])
+        if row.get("failed"):
+            failures[key] += 1
+        else:
+            runs[key][row["round"]] = row
+    return runs, failures, workloads, clients
+
+
+def rate(row):
+    return row["result"]["rate"]
+
+
+def main():
+    runs, failures, workloads, clients = load(sys.argv[1])
+    if len(sys.argv) >= 5:
+        print(f"{sys.argv[2]} round(s); load average before {sys.argv[3]}, after {sys.argv[4]}.")
+        print()
+    print("| workload | client | rate (median) | min–max | Ferry / raw (median; per-round min–max) | target "
+          "| peak RSS MiB (median) |")
+    print("|---|---|---|---|---|---|---|")
+    memory = []
+    for workload in workloads:
+        for client in clients:
+            key = (workload, client)
+            rows = runs.get(key, {})
+            failed = f" ({failures[key]} failed)" if failures[key] else ""
+            if not rows:
+                print(f"| {workload} | {NAMES.get(client, client)} | – | – | – | – | –{failed} |")
+                continue
+            unit = next(iter(rows.values()))["result"]["unit"]
+            rates = [rate(row) for row in rows.values()]
+            median = statistics.median(rates)
+            ratio_text = target_text = "–"
+            if client in RAW:
+                raw_client, target = RAW[client]
+                raw = runs.get((workload, raw_client), {})
+                if raw:
+                    ratio = median / statistics.median(rate(row) for row in raw.values())
+                    per_round = [rate(rows[r]) / rate(raw[r]) for r in rows if r in raw]
+                    ratio_text = f"**{ratio:.2f}×** ({min(per_round):.2f}–{max(per_round):.2f})"
+                    target_text = f"≥ {target:.2f}: " + ("met" if ratio >= target else "**missed**")
+            peak = statistics.median(row["time_peak_rss_kib"] for row in rows.values()) / 1024
+            print(f"| {workload} | {NAMES.get(client, client)} | {number(median)} {unit} | "
+                  f"{number(min(rates))}–{number(max(rates))} | {ratio_text} | {target_text} | {peak:.1f}{failed} |")
+            if workload == "download-memory":
+                memory.append((client, rows))
+
+    if memory:
+        print()
+        print("In-memory body (download-memory), from the process's own /proc/self/status: peak RSS (VmHWM) above "
+              "its RSS right after the warm-up request (VmRSS), and the whole peak, per body byte.")
+        print()
+        print(f"| client | above warm-up MiB (median) | min–max MiB | above warm-up ÷ body | whole peak ÷ body "
+              f"| target ≤ {MEMORY_TARGET}× (above warm-up) |")
+        print("|---|---|---|---|---|---|")
+        for client, rows in memory:
+            results = [row["result"] for row in rows.values()]
+            body = results[0]["bytes"] / results[0]["operations"]
+            above = [(r["peak_rss_kib"] - r["rss_after_warmup_kib"]) * 1024 for r in results]
+            whole = statistics.median(r["peak_rss_kib"] * 1024 for r in results)
+            ratio = statistics.median(above) / body
+            print(f"| {NAMES.get(client, client)} | {statistics.median(above) / 2**20:.1f} | "
+                  f"{min(above) / 2**20:.1f}–{max(above) / 2**20:.1f} | {ratio:.2f}× | {whole / body:.2f}× | "
+                  + ("met" if ratio <= MEMORY_TARGET else "**missed**") + " |")
+
+
+if __name__ == "__main__":
+    main()
