@@ -35,7 +35,7 @@ struct Pipeline: Sendable {
             do {
                 result = .success(
                     try await Timeouts(idle: request.idleTimeout, total: request.totalTimeout, start: start)
-                        .run(watching: sink) { [request] in try await exchange(request, sink: sink) })
+                        .run(watching: sink, cancel: { transfer.cancel() }) { try await exchange(request, sink: sink) })
             } catch {
                 result = .failure(FerryError.mapping(error, cancelled: Task.isCancelled))
             }
