@@ -4,6 +4,18 @@ import Foundation
 /// transfer. Validation and serialization happen later, in the awaiting task (see ``DataTask``).
 struct Pipeline: Sendable {
     let configuration: Session.Configuration
+    /// Why the session's default headers are invalid, if they are: checked once, not on every request.
+    private let defaultHeadersError: FerryError?
+
+    init(configuration: Session.Configuration) {
+        self.configuration = configuration
+        do {
+            try configuration.headers.validate()
+            defaultHeadersError = nil
+        } catch {
+            defaultHeadersError = error
+        }
+    }
 
     /// Runs `request` to completion and finishes `transfer` with the outcome.
     /// - Parameters:
@@ -62,8 +74,9 @@ struct Pipeline: Sendable {
     func prepare(_ original: Request) throws(FerryError) -> Request {
         var request = original
         request.url = try original.url.url(relativeTo: configuration.baseURL)
+        if let defaultHeadersError { throw defaultHeadersError }
+        try original.headers.validate()
         request.headers = original.headers.merging(defaults: configuration.headers)
-        try request.headers.validate()
         if let body = original.body {
             switch body.storage {
             case .failure(let error):

@@ -48,6 +48,22 @@ struct RequestBuildingTests {
         }
     }
 
+    @Test func anInvalidSessionDefaultHeaderFailsEveryRequestWithoutSending() async throws {
+        let sent = Counter()
+        let session = stubSession(configure: { $0.headers.add(name: "X-Bad", value: "line\r\nbreak") }) { _ in
+            sent.increment()
+            return .status(200)
+        }
+        for _ in 0..<2 {
+            let result = await session.get("a").result
+            guard case .failure(let error) = result, case .invalidRequest = error.reason else {
+                Issue.record("expected invalidRequest, got \(result)")
+                return
+            }
+        }
+        #expect(sent.count == 0)
+    }
+
     @Test func queryItemsArePercentEscaped() async throws {
         let log = RequestLog()
         let session = stubSession { request in
