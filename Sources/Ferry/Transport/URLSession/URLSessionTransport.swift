@@ -14,7 +14,15 @@ import FoundationNetworking
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionEventRouter
-    private let isInvalidated = Mutex(false)
+    private let lifecycle = Mutex(Lifecycle())
+
+    /// Orders task creation against invalidation without holding a lock while Foundation creates a task (which
+    /// waits for the session's busy work queue): creators are counted, and invalidation waits for the last one.
+    private struct Lifecycle {
+        var invalidated = false
+        var creating = 0
+        var invalidationPending = false
+    }
 
     /// Creates a transport with its own URLSession.
     /// - Parameter configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off
@@ -57,15 +65,29 @@ public final class URLSessionTransport: Transport {
         continuation: CheckedContinuation<TransportReport, any Error>
     ) {
         let task = call.begin(continuation: continuation, router: router) {
-            // Creating a task on an invalidated URLSession is a fatal error in Foundation: check under the lock
-            // that invalidation also takes.
-            isInvalidated.withLock { invalidated -> URLSessionTask? in
-                guard !invalidated else { return nil }
-                if let file { return session.uploadTask(with: urlRequest, fromFile: file) }
-                return session.dataTask(with: urlRequest)
-            }
+            makeTask(urlRequest, file: file)
         }
         task?.resume()
+    }
+
+    /// A new task, or `nil` once the session is invalidated: creating a task on an invalidated URLSession is a
+    /// fatal error in Foundation.
+    private func makeTask(_ urlRequest: URLRequest, file: URL?) -> URLSessionTask? {
+        let allowed = lifecycle.withLock { state in
+            guard !state.invalidated else { return false }
+            state.creating += 1
+            return true
+        }
+        guard allowed else { return nil }
+        let task = file.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
+        let invalidateNow = lifecycle.withLock { state in
+            state.creating -= 1
+            guard state.invalidationPending, state.creating == 0 else { return false }
+            state.invalidationPending = false
+            return true
+        }
+        if invalidateNow { session.finishTasksAndInvalidate() }
+        return task
     }
 
     /// Lets running tasks finish, then invalidates the URLSession.
@@ -74,11 +96,16 @@ public final class URLSessionTransport: Transport {
     }
 
     private func invalidate() {
-        let first = isInvalidated.withLock { invalidated in
-            defer { invalidated = true }
-            return !invalidated
+        let now = lifecycle.withLock { state in
+            guard !state.invalidated else { return false }
+            state.invalidated = true
+            guard state.creating == 0 else {
+                state.invalidationPending = true
+                return false
+            }
+            return true
         }
-        if first { session.finishTasksAndInvalidate() }
+        if now { session.finishTasksAndInvalidate() }
     }
 
     /// The file an upload task sends: a file body (Ferry spools stream bodies to one before they get here).
