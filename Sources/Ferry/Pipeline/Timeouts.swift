@@ -25,11 +25,16 @@ struct Timeouts: Sendable {
         let watchdog = Watchdog(idle: idle, deadline: total.map { start + $0 }, sink: sink, onTimeout: cancel)
         watchdog.start()
         defer { watchdog.stop() }
+        let value: Value
         do {
-            return try await operation()
+            value = try await operation()
         } catch {
             if let kind = watchdog.firedKind { throw FerryError(.timedOut(kind)) }
             throw error
         }
+        // A deadline passed but the transport finished anyway (the cancellation lost a race, or the transport
+        // did not stop): the request still took longer than its timeout.
+        if let kind = watchdog.firedKind { throw FerryError(.timedOut(kind)) }
+        return value
     }
 }
