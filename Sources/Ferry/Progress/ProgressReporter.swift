@@ -24,8 +24,8 @@ final class ProgressReporter: Sendable {
     /// - Parameters:
     ///   - completed: Bytes moved so far.
     ///   - total: The expected total, if known.
-    func update(completed: Int64, total: Int64?) {
-        let now = ContinuousClock.now
+    ///   - now: The time of the update; callers that have just read the clock pass it on.
+    func update(completed: Int64, total: Int64?, at now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             guard !state.finished else { return }
             let start = state.start ?? now

@@ -95,7 +95,7 @@ public final class ResponseSink: Sendable {
                 state.reserved = true
             }
         }
-        if route != .discard { downloadProgress?.update(completed: baseOffset, total: total) }
+        if route != .discard { downloadProgress?.update(completed: baseOffset, total: total, at: now) }
     }
 
     private func finalRoute(for head: HTTPResponse) -> Route {
@@ -138,7 +138,7 @@ public final class ResponseSink: Sendable {
         default:
             break
         }
-        if route != .discard { downloadProgress?.update(completed: completed, total: total) }
+        if route != .discard { downloadProgress?.update(completed: completed, total: total, at: now) }
     }
 
     /// Takes the next chunk of the body, waiting while a stream consumer is behind: for transports that can pause
