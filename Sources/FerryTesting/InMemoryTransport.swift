@@ -23,30 +23,22 @@ public struct InMemoryTransport: Transport {
         self.handler = handler
     }
 
-    /// Answers `request` with the handler's response, delivering the body chunk by chunk.
+    /// Answers `request` with the handler's response; the body is handed out chunk by chunk as it is read.
     /// - Parameters:
     ///   - request: The request.
-    ///   - sink: Where the response goes.
-    /// - Returns: The body bytes "sent".
-    /// - Throws: What the handler throws, or ``FerryError`` when cancelled or the sink refuses.
-    public func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
-        let stub = try await handler(request)
-        try Task.checkCancellation()
+    ///   - context: Where upload progress goes, and how Ferry stops the request (a handler that waits, e.g. to
+    ///     simulate a slow server, is stopped by a timeout or a cancellation).
+    /// - Returns: The stub's head and body.
+    /// - Throws: What the handler throws, or ``FerryError`` when stopped.
+    public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
+        let stub = try await context.stoppable { [handler] in try await handler(request) }
         var headers = stub.headers
         let length = stub.chunks.reduce(0) { $0 + $1.count }
         if !headers.contains("Content-Length") && request.method != .head {
             headers.add(name: "Content-Length", value: String(length))
         }
-        let sent = request.body?.count ?? 0
-        if sent > 0 { sink.noteSent(totalBytesSent: sent, expected: sent) }
-        try sink.receive(HTTPResponse(statusCode: stub.statusCode, headers: headers, url: request.url))
-        if request.method != .head {
-            for chunk in stub.chunks {
-                try Task.checkCancellation()
-                // `write` waits while a stream consumer is behind: this transport has real back-pressure.
-                try await sink.write(chunk)
-            }
-        }
-        return TransportReport(bytesSent: sent, httpVersion: "HTTP/1.1")
+        if let sent = request.body?.count, sent > 0 { context.noteSent(totalBytesSent: sent, expected: sent) }
+        let head = HTTPResponse(statusCode: stub.statusCode, headers: headers, url: request.url, httpVersion: "HTTP/1.1")
+        return TransportResponse(head: head, body: request.method == .head ? .empty : .chunks(stub.chunks))
     }
 }

@@ -70,7 +70,7 @@ struct FetchCommand {
         var request = Request(method, url: resolved, headers: headers, body: body)
         request.totalTimeout = timeout
         let session = Session()
-        let task = await session.request(request)
+        let task = session.request(request)
         let response = await (validates ? task : task.unvalidated()).response
         Output.print(response)
         await session.shutdown()

@@ -16,12 +16,6 @@ extension FerryError {
             return error
         }
         if error is CancellationError { return FerryError(.cancelled) }
-        #if AsyncHTTPClient
-        if let mapped = mappingAsyncHTTPClient(error) {
-            if cancelled, !mapped.isTimeout { return FerryError(.cancelled, underlyingError: error) }
-            return mapped
-        }
-        #endif
         if let error = error as? URLError {
             // libcurl reports TLS failures as URLError(-1) with its own message text.
             if error.code == .unknown, "\(error)".localizedCaseInsensitiveContains("SSL") {

@@ -1,11 +1,12 @@
 import Foundation
 
 extension Pipeline {
-    /// Runs a download: the body goes to a temporary file; on success the response is validated and the file
-    /// placed at its destination; on failure the partial file is kept for resuming or deleted.
+    /// Runs a download: a 2xx body goes to a temporary file, any other to memory (for the error); on success the
+    /// response is validated and the file placed at its destination; on failure the partial file is kept for
+    /// resuming or deleted.
     func runDownload(
-        _ request: Request, to target: DownloadTarget, resuming resume: ResumeData?, finishing transfer: Transfer
-    ) async {
+        _ request: Request, to target: DownloadTarget, resuming resume: ResumeData?, controls: TransferControls
+    ) async -> TransferOutcome {
         var request = request
         // A content-encoded body cannot be resumed by byte ranges, and its length says nothing of the file's.
         if !request.headers.contains("Accept-Encoding") {
@@ -23,7 +24,15 @@ extension Pipeline {
             temporary = DownloadTarget.temporaryFile()
         }
         let file = DownloadFile(url: temporary, resumeOffset: offset)
-        var outcome = await perform(request, transfer: transfer, destination: .file(file))
+        var exchange = Exchange(start: .now)
+        defer { exchange.timeout?.cancel() }
+        var outcome: TransferOutcome
+        do {
+            let opened = try await open(request, controls: controls, exchange: &exchange)
+            outcome = try await receive(opened, into: file, controls: controls, exchange: &exchange)
+        } catch {
+            outcome = exchange.outcome(body: nil, error: error)
+        }
         let written: Int64
         do {
             written = try file.close()
@@ -31,8 +40,26 @@ extension Pipeline {
             written = 0
             if outcome.error == nil { outcome.error = error.adding(request: request, response: outcome.response, body: nil) }
         }
-        outcome = finish(outcome, file: file, written: written, target: target)
-        transfer.finish(outcome)
+        return finish(outcome, file: file, written: written, target: target)
+    }
+
+    /// Reads a 2xx body into the file, any other into memory (an error's body prefix, or a custom validation's
+    /// accepted answer).
+    private func receive(
+        _ opened: Opened, into file: DownloadFile, controls: TransferControls, exchange: inout Exchange
+    ) async throws(FerryError) -> TransferOutcome {
+        if opened.head.isSuccessful {
+            var destination = FileDestination(file: file)
+            try await read(opened, into: &destination, controls: controls, exchange: &exchange)
+            return exchange.outcome(body: nil, error: nil)
+        }
+        var memory = MemoryDestination(limit: opened.prepared.maximumBodySize)
+        do {
+            let body = try await read(opened, into: &memory, controls: controls, exchange: &exchange)
+            return exchange.outcome(body: body, error: nil)
+        } catch {
+            return exchange.outcome(body: memory.body, error: error)
+        }
     }
 
     private func finish(_ outcome: TransferOutcome, file: DownloadFile, written: Int64, target: DownloadTarget)
@@ -45,8 +72,7 @@ extension Pipeline {
             return outcome
         }
         do throws(FerryError) {
-            let validation = target.options.validation ?? configuration.validation
-            try validation.validate(head, body: head.isSuccessful ? Data() : outcome.body ?? Data(), for: request)
+            try target.validation.validate(head, body: head.isSuccessful ? Data() : outcome.body ?? Data(), for: request)
             if !head.isSuccessful {
                 // Accepted by a custom validation: the (in-memory) error body is the download.
                 do {
@@ -88,4 +114,19 @@ extension Pipeline {
         request.headers.remove(name: "If-Range")
         return request
     }
+}
+
+/// A download's temporary file as a body destination.
+struct FileDestination: BodyDestination {
+    let file: DownloadFile
+
+    mutating func begin(_ head: HTTPResponse) throws(FerryError) -> Int64 {
+        try file.begin(head)
+    }
+
+    mutating func write(_ chunk: Data) throws(FerryError) {
+        try file.write(chunk)
+    }
+
+    mutating func finish() throws(FerryError) {}
 }

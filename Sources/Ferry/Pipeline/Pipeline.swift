@@ -1,14 +1,18 @@
 import Foundation
 
-/// The request's journey: prepare → send (following redirects, under timeouts) → hand the outcome to the
-/// transfer. Validation and serialization happen later, in the awaiting task (see ``DataTask``).
+/// The request's journey, in the task that awaits it: prepare once → send (following redirects, under the
+/// session's timeout timer) → the head comes back → decide where the body goes → read it there. Validation and
+/// serialization follow in the task (see ``DataTask``).
 struct Pipeline: Sendable {
     let configuration: Session.Configuration
+    /// The session's one timeout timer.
+    let timeouts: TimeoutScheduler
     /// Why the session's default headers are invalid, if they are: checked once, not on every request.
-    private let defaultHeadersError: FerryError?
+    let defaultHeadersError: FerryError?
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration
+        self.timeouts = TimeoutScheduler(clock: configuration.timeoutClock)
         do {
             try configuration.headers.validate()
             defaultHeadersError = nil
@@ -17,110 +21,89 @@ struct Pipeline: Sendable {
         }
     }
 
-    /// Runs `request` to completion and finishes `transfer` with the outcome.
+    /// A request whose final head arrived; its body is still to be read.
+    struct Opened: Sendable {
+        var head: HTTPResponse
+        var body: ResponseBody
+        var prepared: PreparedRequest
+    }
+
+    /// Prepares `original` and sends it, following redirects, until the final head arrives.
     /// - Parameters:
-    ///   - request: The request as the user made it.
-    ///   - transfer: The transfer to finish.
-    ///   - destination: Where the final response's body goes.
-    func run(_ request: Request, finishing transfer: Transfer, destination: BodyDestination = .memory) async {
-        let outcome = await perform(request, transfer: transfer, destination: destination)
-        if case .stream(let buffer) = destination { buffer.finish(outcome.error) }
-        transfer.finish(outcome)
-    }
-
-    func perform(_ original: Request, transfer: Transfer, destination: BodyDestination) async -> TransferOutcome {
-        let startDate = Date()
-        let start = ContinuousClock.now
-        let request: Request
+    ///   - original: The request as the user made it.
+    ///   - controls: The transfer's stop signal, progress and buffering.
+    ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
+    /// - Returns: The final head and its unread body.
+    /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
+    func open(_ original: Request, controls: TransferControls, exchange: inout Exchange) async throws(FerryError)
+        -> Opened
+    {
+        let prepared = try prepare(original)
+        exchange.request = prepared.request
+        let deadline = prepared.totalTimeout.map { exchange.start + $0 }
+        exchange.timeout = timeouts.register(idle: prepared.idleTimeout, deadline: deadline) { [signal = controls.signal] kind in
+            signal.stop(FerryError(.timedOut(kind)))
+        }
         do {
-            request = try prepare(original)
+            return try await send(prepared, controls: controls, exchange: &exchange)
         } catch {
-            return .failure(error, request: original)
-        }
-        let sink = ResponseSink(
-            limit: request.maximumBodySize ?? configuration.maximumBodySize, start: start, destination: destination,
-            downloadProgress: transfer.downloadProgress, uploadProgress: transfer.uploadProgress)
-        let result: Result<HTTPResponse, FerryError>
-        if Task.isCancelled {
-            result = .failure(FerryError(.cancelled))
-        } else {
-            do {
-                result = .success(
-                    try await Timeouts(idle: request.idleTimeout, total: request.totalTimeout, start: start)
-                        .run(watching: sink, cancel: { transfer.cancel() }) { try await exchange(request, sink: sink) })
-            } catch {
-                result = .failure(FerryError.mapping(error, cancelled: Task.isCancelled))
-            }
-        }
-        let completed = ContinuousClock.now
-        let timeline = Timeline(
-            startDate: startDate, requestStart: start, firstResponseByte: sink.firstResponseByte,
-            requestCompleted: completed)
-        let body = sink.takeBody()
-        switch result {
-        case .success(let response):
-            return TransferOutcome(
-                request: request, response: response, body: body, metrics: sink.metrics, timeline: timeline)
-        case .failure(let error):
-            let head = sink.head
-            return TransferOutcome(
-                request: request, response: head, body: body,
-                error: error.adding(request: request, response: head, body: body),
-                metrics: sink.metrics, timeline: timeline)
+            throw failure(error, signal: controls.signal)
         }
     }
 
-    /// Applies the session's defaults and checks the request.
-    func prepare(_ original: Request) throws(FerryError) -> Request {
-        var request = original
-        request.url = try original.url.url(relativeTo: configuration.baseURL)
-        if let defaultHeadersError { throw defaultHeadersError }
-        try original.headers.validate()
-        request.headers = original.headers.merging(defaults: configuration.headers)
-        if let body = original.body {
-            switch body.storage {
-            case .failure(let error):
-                throw error.adding(request: request, response: nil, body: nil)
-            case .form(let pairs) where request.method.encodesParametersInQuery:
-                request.appendPercentEncodedQuery(FormURLEncoding.query(pairs))
-                request.body = nil
-            case .form, .content:
-                if let contentType = body.contentType, !request.headers.contains("Content-Type") {
-                    request.headers.add(name: "Content-Type", value: contentType)
-                }
-            }
-        }
-        request.idleTimeout = original.idleTimeout ?? configuration.idleTimeout
-        request.totalTimeout = original.totalTimeout ?? configuration.totalTimeout
-        request.redirectPolicy = original.redirectPolicy ?? configuration.redirectPolicy
-        request.maximumBodySize = original.maximumBodySize ?? configuration.maximumBodySize
-        return request
-    }
-
-    /// Sends `request`, following redirects by the request's policy; returns the final response head.
-    private func exchange(_ request: Request, sink: ResponseSink) async throws -> HTTPResponse {
-        let policy = request.redirectPolicy ?? configuration.redirectPolicy
-        var current = try await spoolIfNeeded(request)
+    /// Sends each hop until one is the final answer.
+    private func send(_ prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange) async throws
+        -> Opened
+    {
+        if let error = controls.signal.error { throw error }
+        try Task.checkCancellation()
+        let policy = prepared.redirectPolicy
+        var current = try await spoolIfNeeded(prepared.request)
         var redirects = 0
         while true {
-            sink.beginHop(to: current.url) { [current] head in policy.nextRequest(after: head, to: current) }
-            let report = try await configuration.transport.send(current, into: sink)
-            sink.addBytesSent(report.bytesSent)
-            guard let head = sink.head else {
-                throw FerryError(.transport(.invalidResponse), request: current)
+            exchange.urls.append(current.url)
+            let context = TransportContext(
+                signal: controls.signal, timeout: exchange.timeout,
+                uploadProgress: controls.uploadProgress, bufferOptions: controls.bufferOptions)
+            let response = try await configuration.transport.send(current, context: context)
+            exchange.firstResponseByte = exchange.firstResponseByte ?? .now
+            exchange.head = response.head
+            exchange.timeout?.noteActivity()
+            exchange.add(context, body: current.body)
+            guard let next = policy.nextRequest(after: response.head, to: current) else {
+                return Opened(head: response.head, body: response.body, prepared: prepared)
             }
-            guard let next = sink.pendingRedirect else { return head }
-            guard redirects < policy.limit else {
-                throw FerryError(.tooManyRedirects(limit: policy.limit), request: current, response: head)
-            }
-            if case .stream = next.body?.content {
-                throw FerryError(
-                    .invalidRequest("a streamed body cannot be sent again for a \(head.statusCode) redirect"),
-                    request: current, response: head)
-            }
+            try await discard(response, limit: policy.limit, redirects: redirects, next: next)
             redirects += 1
             current = next
         }
+    }
+
+    /// Reads a redirect's body, which nobody wants, after checking the redirect may be followed.
+    private func discard(_ response: TransportResponse, limit: Int, redirects: Int, next: Request) async throws {
+        guard redirects < limit else {
+            response.body.cancel()
+            throw FerryError(.tooManyRedirects(limit: limit), response: response.head)
+        }
+        if case .stream = next.body?.content {
+            response.body.cancel()
+            throw FerryError(
+                .invalidRequest("a streamed body cannot be sent again for a \(response.head.statusCode) redirect"),
+                response: response.head)
+        }
+        var discard = DiscardDestination()
+        do {
+            try await response.body.forEach { chunk in try discard.write(chunk) }
+        } catch let error as FerryError where error.reason == .bodyTooLarge(limit: DiscardDestination.limit) {
+            response.body.cancel()
+        }
+    }
+
+    /// The error to report: the stop's reason (a timeout, a cancellation) when the request was stopped, else the
+    /// error mapped to a ``FerryError``.
+    func failure(_ error: any Error, signal: StopSignal) -> FerryError {
+        if let stop = signal.error { return stop }
+        return FerryError.mapping(error, cancelled: Task.isCancelled)
     }
 
     /// Spools a stream body to a temporary file when the transport cannot stream request bodies.

@@ -1,139 +1,102 @@
 import Foundation
 import Synchronization
 
-/// What a finished transfer produced, before validation and serialization.
-struct TransferOutcome: Sendable {
-    var request: Request?
-    var response: HTTPResponse?
-    var body: Data?
-    var error: FerryError?
-    var metrics: Metrics
-    var timeline: Timeline
-    /// A download's file at its destination, once placed.
-    var file: URL?
-    /// How to resume a download that failed part-way.
-    var resumeData: ResumeData?
-
-    static func failure(_ error: FerryError, request: Request?) -> TransferOutcome {
-        let now = ContinuousClock.now
-        let timeline = Timeline(startDate: Date(), requestStart: now, firstResponseByte: nil, requestCompleted: now)
-        return TransferOutcome(request: request, error: error, metrics: Metrics(), timeline: timeline)
-    }
-}
-
-/// One request's transfer, shared by every ``DataTask`` made from it: it runs once, and every awaiter gets the
-/// same outcome.
+/// One request's transfer, shared by every task value made from it: it runs once, in the task that first awaits
+/// it, and every awaiter gets the same outcome.
 ///
-/// A three-state machine under a lock: running (with the Swift task once attached, and the awaiters), cancelled
-/// before the task was attached, and finished. Continuations are resumed only after the lock is released.
+/// Cancelling any awaiting task, or calling ``cancel()``, stops the transfer for all of them. Continuations are
+/// resumed only after the lock is released.
 final class Transfer: Sendable {
-    private enum State {
-        case running(task: Task<Void, Never>?, waiters: [UnsafeContinuation<TransferOutcome, Never>])
-        case cancelRequested(waiters: [UnsafeContinuation<TransferOutcome, Never>])
-        case finished(TransferOutcome)
+    typealias Run = @Sendable (TransferControls) async -> TransferOutcome
+
+    let controls: TransferControls
+    private let request: Request?
+    private let registry: TransferRegistry?
+    private let run: Run
+    private let state = Mutex(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
+
+    /// A transfer that runs `run` when first awaited.
+    init(request: Request?, controls: TransferControls, registry: TransferRegistry?, run: @escaping Run) {
+        self.request = request
+        self.controls = controls
+        self.registry = registry
+        self.run = run
     }
 
-    let id: UInt64
-    private let state: Mutex<State>
-    /// The response body's progress.
-    let downloadProgress = ProgressReporter()
-    /// The request body's progress.
-    let uploadProgress = ProgressReporter()
-
-    init(id: UInt64) {
-        self.id = id
-        self.state = Mutex(.running(task: nil, waiters: []))
-    }
-
-    init(id: UInt64, finished outcome: TransferOutcome) {
-        self.id = id
-        self.state = Mutex(.finished(outcome))
-        downloadProgress.finish()
-        uploadProgress.finish()
-    }
-
-    /// Attaches the Swift task that runs the transfer; cancels it at once when cancellation came first.
-    func attach(_ task: Task<Void, Never>) {
-        let cancelNow: Bool = state.withLock { state in
-            switch state {
-            case .running(_, let waiters):
-                state = .running(task: task, waiters: waiters)
-                return false
-            case .cancelRequested(let waiters):
-                state = .running(task: task, waiters: waiters)
-                return true
-            case .finished:
-                return false
-            }
+    /// A transfer that failed before it could start.
+    convenience init(failed error: FerryError, request: Request?) {
+        self.init(request: request, controls: TransferControls(), registry: nil) { _ in
+            .failure(error, request: request)
         }
-        if cancelNow { task.cancel() }
     }
 
-    /// Cancels the transfer. Awaiters get an outcome whose error is ``FerryError/Reason/cancelled`` once the
-    /// transport has stopped.
-    func cancel() {
-        let task: Task<Void, Never>? = state.withLock { state in
-            switch state {
-            case .running(let task?, _):
-                return task
-            case .running(nil, let waiters):
-                state = .cancelRequested(waiters: waiters)
-                return nil
-            case .cancelRequested, .finished:
-                return nil
-            }
-        }
-        task?.cancel()
-    }
-
-    /// The error of a transfer that already finished with one (a session that was shut down).
-    var finishedError: FerryError? {
-        state.withLock { if case .finished(let outcome) = $0 { outcome.error } else { nil } }
-    }
-
-    var isFinished: Bool {
-        state.withLock { if case .finished = $0 { true } else { false } }
-    }
-
-    /// Records the outcome and resumes every awaiter. Only the first call counts.
-    func finish(_ outcome: TransferOutcome) {
-        let waiters: [UnsafeContinuation<TransferOutcome, Never>] = state.withLock { state in
-            switch state {
-            case .running(_, let waiters), .cancelRequested(let waiters):
-                state = .finished(outcome)
-                return waiters
-            case .finished:
-                return []
-            }
-        }
-        downloadProgress.finish()
-        uploadProgress.finish()
-        for waiter in waiters { waiter.resume(returning: outcome) }
-    }
-
-    /// Waits for the outcome. Cancelling the awaiting task cancels the transfer.
+    /// The outcome: runs the transfer in this task when nobody started it, else waits for it. Cancelling this
+    /// task stops the transfer.
     func outcome() async -> TransferOutcome {
-        if case .finished(let outcome) = state.withLock({ $0 }) { return outcome }
-        return await withTaskCancellationHandler {
+        switch state.withLock({ $0.claim() }) {
+        case .run: return await runHere()
+        case .finished(let outcome): return outcome
+        case .wait: return await waitForOutcome()
+        }
+    }
+
+    /// Starts the transfer on a task of its own, for a caller that will not await it.
+    func resume() {
+        Task { _ = await outcome() }
+    }
+
+    /// Stops the transfer; one that has not started never will. Awaiters get ``FerryError/Reason/cancelled``
+    /// unless it already finished.
+    func cancel() {
+        let action = state.withLock { state in
+            state.cancel(cancelledOutcome: .failure(FerryError(.cancelled), request: request))
+        }
+        switch action {
+        case .none: break
+        case .stop: controls.signal.stop(FerryError(.cancelled))
+        case .finished(let waiters):
+            finishProgress()
+            let outcome = TransferOutcome.failure(FerryError(.cancelled), request: request)
+            for waiter in waiters { waiter.resume(returning: outcome) }
+        }
+    }
+
+    /// Waits until the transfer finished, without starting it.
+    func waitUntilFinished() async {
+        guard state.withLock({ $0.isRunning }) else { return }
+        _ = await waitForOutcome()
+    }
+
+    var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    private func runHere() async -> TransferOutcome {
+        let outcome: TransferOutcome
+        if let registry, !registry.begin(self) {
+            outcome = .failure(FerryError(.sessionShutDown), request: request)
+        } else {
+            outcome = await run(controls)
+            registry?.end(self)
+        }
+        let waiters = state.withLock { $0.finish(outcome) }
+        finishProgress()
+        for waiter in waiters { waiter.resume(returning: outcome) }
+        return outcome
+    }
+
+    private func waitForOutcome() async -> TransferOutcome {
+        await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
-                let ready: TransferOutcome? = state.withLock { state in
-                    switch state {
-                    case .running(let task, var waiters):
-                        waiters.append(continuation)
-                        state = .running(task: task, waiters: waiters)
-                        return nil
-                    case .cancelRequested(var waiters):
-                        waiters.append(continuation)
-                        state = .cancelRequested(waiters: waiters)
-                        return nil
-                    case .finished(let outcome):
-                        return outcome
-                    }
+                if case .resume(let outcome) = state.withLock({ $0.wait(continuation) }) {
+                    continuation.resume(returning: outcome)
                 }
-                if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
             cancel()
         }
+    }
+
+    private func finishProgress() {
+        controls.downloadProgress.finish()
+        controls.uploadProgress.finish()
     }
 }

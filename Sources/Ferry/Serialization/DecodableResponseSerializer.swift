@@ -10,7 +10,7 @@ public struct DecodableResponseSerializer<Decoded: Decodable & Sendable>: Respon
 
     /// Creates the serializer.
     /// - Parameter decoder: The decoder; a `JSONDecoder` by default.
-    public init(decoder: any DataDecoder = JSONDecoder()) { self.decoder = decoder }
+    public init(decoder: some DataDecoder = JSONDecoder()) { self.decoder = decoder }
 
     /// Decodes `data`.
     /// - Parameters:
@@ -37,7 +37,7 @@ extension ResponseSerializer {
     ///   - decoder: The decoder; a `JSONDecoder` by default.
     /// - Returns: The serializer.
     public static func decodable<Decoded>(
-        _ type: Decoded.Type, decoder: any DataDecoder = JSONDecoder()
+        _ type: Decoded.Type, decoder: some DataDecoder = JSONDecoder()
     ) -> DecodableResponseSerializer<Decoded> where Self == DecodableResponseSerializer<Decoded> {
         DecodableResponseSerializer(decoder: decoder)
     }

@@ -20,6 +20,8 @@ extension Session {
         public var maximumBodySize: Int64
         /// What moves the bytes: ``URLSessionTransport`` by default.
         public var transport: any Transport
+        /// Where the session's timeout timer reads the time: tests inject a clock they advance by hand.
+        var timeoutClock: any TimeoutClock = SystemTimeoutClock()
 
         /// Creates a configuration.
         /// - Parameters:

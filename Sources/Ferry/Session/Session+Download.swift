@@ -1,47 +1,56 @@
 import Foundation
 
 extension Session {
-    /// Downloads a resource to a file.
+    /// Makes a download of a resource to a file, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL; relative to the base URL when it has no scheme.
     ///   - destination: The file to create. It appears only once the download succeeded, in one atomic step.
+    ///   - method: The method; `GET` by default.
+    ///   - query: Query items appended to the URL.
     ///   - headers: Extra headers.
+    ///   - body: The request body, if any.
     ///   - options: What to do about existing files and missing directories, and the validation.
-    /// - Returns: The task: iterate its ``DownloadTask/progress``, await its ``DownloadTask/value``.
-    public func download(
-        _ url: some URLConvertible, to destination: URL, headers: HTTPHeaders = [:],
-        options: DownloadOptions = DownloadOptions()
+    /// - Returns: The task: iterate its ``DownloadTask/downloadProgress``, await its ``DownloadTask/value``.
+    public nonisolated func download(
+        _ url: some URLConvertible, to destination: URL, method: HTTPMethod = .get, query: [URLQueryItem] = [],
+        headers: HTTPHeaders = [:], body: RequestBody? = nil, options: DownloadOptions = DownloadOptions()
     ) -> DownloadTask {
-        download(makeRequest(.get, url, headers: headers), target: DownloadTarget(destination: .file(destination), options: options))
+        download(
+            makeRequest(method, url, query: query, headers: headers, body: body),
+            to: .file(destination), options: options, resuming: nil)
     }
 
-    /// Downloads a resource into a directory, under the name the server suggests (`Content-Disposition`) or the
-    /// URL's last path component. The name is reduced to one plain path component: a suggestion such as
+    /// Makes a download into a directory, under the name the server suggests (`Content-Disposition`) or the URL's
+    /// last path component. The name is reduced to one plain path component: a suggestion such as
     /// `../../etc/passwd` becomes `passwd` inside `directory`, never a path outside it.
     /// - Parameters:
     ///   - url: The URL.
     ///   - directory: The directory.
+    ///   - method: The method; `GET` by default.
+    ///   - query: Query items appended to the URL.
     ///   - headers: Extra headers.
+    ///   - body: The request body, if any.
     ///   - options: Destination options and validation.
     /// - Returns: The task; its value is the file created.
-    public func download(
-        _ url: some URLConvertible, into directory: URL, headers: HTTPHeaders = [:],
-        options: DownloadOptions = DownloadOptions()
+    public nonisolated func download(
+        _ url: some URLConvertible, into directory: URL, method: HTTPMethod = .get, query: [URLQueryItem] = [],
+        headers: HTTPHeaders = [:], body: RequestBody? = nil, options: DownloadOptions = DownloadOptions()
     ) -> DownloadTask {
         download(
-            makeRequest(.get, url, headers: headers), target: DownloadTarget(destination: .directory(directory), options: options))
+            makeRequest(method, url, query: query, headers: headers, body: body),
+            to: .directory(directory), options: options, resuming: nil)
     }
 
-    /// Sends a request and downloads its response body to a file.
+    /// Makes a download of a request's response body to a file.
     /// - Parameters:
     ///   - request: The request.
     ///   - destination: The file to create.
     ///   - options: Destination options and validation.
     /// - Returns: The task.
-    public func download(_ request: Request, to destination: URL, options: DownloadOptions = DownloadOptions())
-        -> DownloadTask
-    {
-        download(.success(request), target: DownloadTarget(destination: .file(destination), options: options))
+    public nonisolated func download(
+        _ request: Request, to destination: URL, options: DownloadOptions = DownloadOptions()
+    ) -> DownloadTask {
+        download(.success(request), to: .file(destination), options: options, resuming: nil)
     }
 
     /// Resumes a download that failed or was cancelled part-way, from its partial file.
@@ -54,25 +63,26 @@ extension Session {
     ///   - destination: The file to create.
     ///   - options: Destination options and validation.
     /// - Returns: The task.
-    public func download(
+    public nonisolated func download(
         resuming resumeData: ResumeData, to destination: URL, options: DownloadOptions = DownloadOptions()
     ) -> DownloadTask {
-        let target = DownloadTarget(destination: .file(destination), options: options)
-        let transfer = start(resumeData.request) { pipeline, request, transfer in
-            await pipeline.runDownload(request, to: target, resuming: resumeData, finishing: transfer)
-        }
-        return DownloadTask(transfer: transfer)
+        download(.success(resumeData.request), to: .file(destination), options: options, resuming: resumeData)
     }
 
-    private func download(_ made: Result<Request, FerryError>, target: DownloadTarget) -> DownloadTask {
+    private nonisolated func download(
+        _ made: Result<Request, FerryError>, to destination: DownloadTarget.Destination, options: DownloadOptions,
+        resuming resumeData: ResumeData?
+    ) -> DownloadTask {
         let request: Request
         switch made {
         case .success(let made): request = made
-        case .failure(let error): return DownloadTask(transfer: Self.failedTransfer(error))
+        case .failure(let error): return DownloadTask(transfer: Transfer(failed: error, request: nil))
         }
-        let transfer = start(request) { pipeline, request, transfer in
-            await pipeline.runDownload(request, to: target, resuming: nil, finishing: transfer)
-        }
-        return DownloadTask(transfer: transfer)
+        let target = DownloadTarget(
+            destination: destination, options: options, sessionValidation: configuration.validation)
+        return DownloadTask(
+            transfer: transfer(for: request) { [pipeline] controls in
+                await pipeline.runDownload(request, to: target, resuming: resumeData, controls: controls)
+            })
     }
 }

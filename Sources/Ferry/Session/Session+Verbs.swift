@@ -1,79 +1,79 @@
 import Foundation
 
 extension Session {
-    /// Starts a `GET`.
+    /// Makes a `GET` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL; a string or URL without a scheme is appended to the base URL.
     ///   - query: Query items appended to the URL, percent-escaped.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public func get(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
+    public nonisolated func get(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
         send(.get, url, query: query, headers: headers, body: nil)
     }
 
-    /// Starts a `HEAD`.
+    /// Makes a `HEAD` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL.
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task; its body is empty.
-    public func head(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
+    public nonisolated func head(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
         send(.head, url, query: query, headers: headers, body: nil)
     }
 
-    /// Starts a `POST`.
+    /// Makes a `POST` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL.
     ///   - body: The body: ``RequestBody/json(_:encoder:)``, ``RequestBody/form(_:encoder:)``, ….
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public func post(
+    public nonisolated func post(
         _ url: some URLConvertible, body: RequestBody? = nil, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
     ) -> DataTask<Data> {
         send(.post, url, query: query, headers: headers, body: body)
     }
 
-    /// Starts a `PUT`.
+    /// Makes a `PUT` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL.
     ///   - body: The body.
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public func put(
+    public nonisolated func put(
         _ url: some URLConvertible, body: RequestBody? = nil, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
     ) -> DataTask<Data> {
         send(.put, url, query: query, headers: headers, body: body)
     }
 
-    /// Starts a `PATCH`.
+    /// Makes a `PATCH` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL.
     ///   - body: The body.
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public func patch(
+    public nonisolated func patch(
         _ url: some URLConvertible, body: RequestBody? = nil, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
     ) -> DataTask<Data> {
         send(.patch, url, query: query, headers: headers, body: body)
     }
 
-    /// Starts a `DELETE`.
+    /// Makes a `DELETE` request, sent when its task is first awaited.
     /// - Parameters:
     ///   - url: The URL.
     ///   - body: The body; form parameters go in the query string.
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public func delete(
+    public nonisolated func delete(
         _ url: some URLConvertible, body: RequestBody? = nil, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
     ) -> DataTask<Data> {
         send(.delete, url, query: query, headers: headers, body: body)
     }
 
-    private func send(
+    private nonisolated func send(
         _ method: HTTPMethod, _ url: some URLConvertible, query: [URLQueryItem], headers: HTTPHeaders,
         body: RequestBody?
     ) -> DataTask<Data> {
@@ -81,7 +81,7 @@ extension Session {
         case .success(let request):
             return self.request(request)
         case .failure(let error):
-            return DataTask(transfer: Self.failedTransfer(error), validation: configuration.validation)
+            return DataTask(transfer: Transfer(failed: error, request: nil), validation: configuration.validation)
         }
     }
 
@@ -97,10 +97,5 @@ extension Session {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// A transfer that failed before it started.
-    static func failedTransfer(_ error: FerryError) -> Transfer {
-        Transfer(id: 0, finished: .failure(error, request: nil))
     }
 }

@@ -1,15 +1,18 @@
 import Foundation
 
-/// Sends requests and owns their state.
+/// Sends requests and owns their shared state.
 ///
 /// ```swift
 /// let session = Session()
 /// let user: User = try await session.get("https://api.example.com/users/1").serializingDecodable(User.self)
 /// ```
 ///
-/// Every request starts as soon as it is made and runs on its own task, off the actor; awaiting its
-/// ``DataTask`` (or cancelling it) is how you take part. A session that is released while requests are in
-/// flight lets them finish. ``shutdown(cancellingInFlightRequests:)`` ends a session for good.
+/// Making a request (``get(_:query:headers:)``, ``request(_:)``, …) is synchronous and cheap: it returns a task
+/// value and sends nothing yet. The transfer starts when the task is first awaited, and runs in the awaiting task,
+/// as `URLSession.data(for:)` does: that task's priority and task-local values reach the transport, and cancelling
+/// it cancels the transfer. ``DataTask/resume()`` starts a task that nobody will await. The session's actor keeps
+/// the shared state (running transfers, shutdown) without a hop per request.
+/// ``shutdown(cancellingInFlightRequests:)`` ends a session for good.
 public actor Session {
     /// The version of Ferry, as sent in the default `User-Agent`.
     public static let version = "0.1.0"
@@ -17,10 +20,8 @@ public actor Session {
     /// How this session sends requests.
     public nonisolated let configuration: Configuration
 
-    private let pipeline: Pipeline
-    private var inFlight: [UInt64: Transfer] = [:]
-    private var nextID: UInt64 = 0
-    private var isShutDown = false
+    nonisolated let pipeline: Pipeline
+    nonisolated let registry = TransferRegistry()
 
     /// Creates a session.
     /// - Parameter configuration: Defaults and the transport; ``URLSessionTransport`` when omitted.
@@ -35,63 +36,40 @@ public actor Session {
         self.init(configuration: Configuration(transport: transport))
     }
 
-    /// Starts `request`.
+    /// Makes a task for `request`; it is sent when the task is first awaited.
     /// - Parameter request: The request; a URL without a scheme is appended to the base URL.
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
-    public func request(_ request: Request) -> DataTask<Data> {
-        let transfer = start(request) { pipeline, request, transfer in
-            await pipeline.run(request, finishing: transfer)
-        }
-        return DataTask(transfer: transfer, validation: configuration.validation)
+    public nonisolated func request(_ request: Request) -> DataTask<Data> {
+        DataTask(
+            transfer: transfer(for: request) { [pipeline] controls in await pipeline.runData(request, controls: controls) },
+            validation: configuration.validation)
     }
 
-    /// Registers a transfer and runs `work` on a task of its own, off the actor; a shut-down session gives a
-    /// transfer that already failed.
-    func start(
-        _ request: Request, _ work: @escaping @Sendable (Pipeline, Request, Transfer) async -> Void
+    /// A transfer of this session that runs `run` when first awaited.
+    nonisolated func transfer(
+        for request: Request, bufferOptions: StreamOptions? = nil, _ run: @escaping Transfer.Run
     ) -> Transfer {
-        nextID &+= 1
-        let id = nextID
-        guard !isShutDown else {
-            let outcome = TransferOutcome.failure(FerryError(.sessionShutDown, request: request), request: request)
-            return Transfer(id: id, finished: outcome)
-        }
-        let transfer = Transfer(id: id)
-        inFlight[id] = transfer
-        transfer.attach(launch(request, transfer: transfer, work))
-        return transfer
+        var controls = TransferControls()
+        controls.bufferOptions = bufferOptions
+        return Transfer(request: request, controls: controls, registry: registry, run: run)
     }
 
-    private nonisolated func launch(
-        _ request: Request, transfer: Transfer, _ work: @escaping @Sendable (Pipeline, Request, Transfer) async -> Void
-    ) -> Task<Void, Never> {
-        Task { [pipeline] in
-            await work(pipeline, request, transfer)
-            await self.finished(transfer.id)
-        }
-    }
-
-    private func finished(_ id: UInt64) {
-        inFlight[id] = nil
-    }
-
-    /// The number of requests still running.
-    public var activeRequestCount: Int { inFlight.count }
+    /// The number of requests running.
+    public var activeRequestCount: Int { registry.count }
 
     /// Cancels every running request; the session stays usable.
     public func cancelAllRequests() {
-        for transfer in inFlight.values { transfer.cancel() }
+        for transfer in registry.running { transfer.cancel() }
     }
 
     /// Ends the session: new requests fail with ``FerryError/Reason/sessionShutDown``; running ones finish (or
     /// are cancelled), then the transport releases its resources.
     /// - Parameter cancellingInFlightRequests: Whether to cancel running requests rather than wait for them.
     public func shutdown(cancellingInFlightRequests: Bool = false) async {
-        guard !isShutDown else { return }
-        isShutDown = true
-        let running = Array(inFlight.values)
+        guard let running = registry.shutDown() else { return }
         if cancellingInFlightRequests { running.forEach { $0.cancel() } }
-        for transfer in running { _ = await transfer.outcome() }
+        for transfer in running { await transfer.waitUntilFinished() }
         await configuration.transport.shutdown()
+        pipeline.timeouts.shutdown()
     }
 }

@@ -15,7 +15,7 @@ public struct ByteStream: AsyncSequence, Sendable {
     /// Starts the one consumer.
     /// - Returns: The iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(consumer: Consumer(task: task, claimed: task.buffer.claim()))
+        Iterator(consumer: Consumer(task: task, claimed: task.transfer.claimConsumer()))
     }
 
     /// Reads the body's chunks in order.
@@ -45,7 +45,6 @@ public struct ByteStream: AsyncSequence, Sendable {
         deinit {
             if claimed, state.value != .ended {
                 task.transfer.cancel()
-                task.buffer.close()
             }
         }
 
@@ -58,7 +57,7 @@ public struct ByteStream: AsyncSequence, Sendable {
                 return nil
             case .fresh:
                 do {
-                    _ = try await task.response
+                    _ = try await task.head
                 } catch {
                     state.value = .ended
                     throw error
@@ -67,22 +66,11 @@ public struct ByteStream: AsyncSequence, Sendable {
             case .streaming:
                 break
             }
-            let transfer = task.transfer
-            let buffer = task.buffer
-            let chunk: Result<Data?, FerryError> = await withTaskCancellationHandler {
-                do throws(FerryError) {
-                    return .success(try await buffer.next())
-                } catch {
-                    return .failure(error)
-                }
-            } onCancel: {
-                transfer.cancel()
-            }
-            switch chunk {
-            case .success(let data):
-                if data == nil { state.value = .ended }
-                return data
-            case .failure(let error):
+            do {
+                let chunk = try await task.transfer.next()
+                if chunk == nil { state.value = .ended }
+                return chunk
+            } catch {
                 state.value = .ended
                 throw error
             }

@@ -1,265 +1,162 @@
 import Foundation
 import Synchronization
 
-/// The bounded buffer between a transport delivering a streamed body and its one consumer.
+/// The adapter between a transport that pushes a response body (URLSession's delegate callbacks, on one serial
+/// queue: a single producer) and the one consumer that pulls it.
 ///
-/// The producer (a transport callback) pushes chunks without blocking; the consumer awaits them in order. Up to
-/// the capacity they are held in memory; past it, a transport that can pause awaits ``waitForCapacity()`` until the
-/// consumer has drained half, and one that cannot has the excess spilled to a temporary file, or the stream fails,
-/// as ``StreamOptions`` say. While a spill file exists every new chunk goes to it, so order is kept: memory holds
-/// the oldest bytes, the file the newest, and the file is deleted once read to its end.
+/// Up to ``StreamOptions/bufferSize`` unread bytes are held in memory; past it the ``StreamOptions/overflow``
+/// policy either writes the excess to a temporary ``SpillFile`` or fails the push. Once a spill file exists every
+/// new chunk goes to it until the consumer has read it to its end, so order is kept: memory holds the oldest bytes,
+/// the file the newest. The file is deleted once read to its end, when the consumer goes away (``close()``) and on
+/// deinit. A `bufferSize` of `Int.max` with ``StreamOptions/OverflowPolicy/fail`` buffers without limit.
 ///
-/// Continuations are resumed only after the lock is released.
+/// The state is a ``StreamBufferStateMachine`` behind a lock. This class applies the actions it returns after the
+/// lock is released: it resumes the consumer, and creates, appends to, reads and removes the spill file. File I/O
+/// outside the lock is safe because there is one producer and one consumer; the state machine says why.
 final class StreamBuffer: Sendable {
-    private struct State {
-        var head: HTTPResponse?
-        var headWaiters: [UnsafeContinuation<Void, Never>] = []
-        var chunks: [Data] = []
-        var first = 0
-        var buffered: Int64 = 0
-        var spill: SpillFile?
-        /// `nil` while the transfer runs; then `.some(nil)` for a complete body, `.some(error)` for a failed one.
-        var end: FerryError??
-        var consumer: UnsafeContinuation<Void, Never>?
-        var producer: UnsafeContinuation<Void, Never>?
-        var closed = false
-        var claimed = false
+    /// The state machine, with the spill file and the consumer's continuation.
+    private typealias StateMachine = StreamBufferStateMachine<SpillFile, UnsafeContinuation<Void, Never>>
 
-        var hasChunk: Bool { first < chunks.count || (spill?.unread ?? 0) > 0 }
+    /// The state, behind the lock.
+    private let state: Mutex<StateMachine>
+    /// Where spill files go.
+    private let spillDirectory: URL
+
+    /// Creates an empty buffer.
+    /// - Parameters:
+    ///   - options: The memory capacity and what happens past it.
+    ///   - spillDirectory: Where spill files go; the temporary directory by default.
+    init(options: StreamOptions, spillDirectory: URL = FileManager.default.temporaryDirectory) {
+        state = Mutex(StateMachine(capacity: Int64(options.bufferSize), overflow: options.overflow))
+        self.spillDirectory = spillDirectory
     }
 
-    private let capacity: Int64
-    private let overflow: StreamOptions.OverflowPolicy
-    private let state = Mutex(State())
-
-    init(options: StreamOptions) {
-        capacity = Int64(options.bufferSize)
-        overflow = options.overflow
-    }
-
+    /// Deletes the spill file, if there is one.
     deinit {
-        state.withLock { $0.spill }?.remove()
+        apply(state.withLock { $0.close() })
     }
+
+    /// Bytes buffered and not read yet (memory and spill file), for tests and metrics.
+    var bufferedByteCount: Int64 { state.withLock { $0.bufferedByteCount } }
+
+    /// Whether the consumer waits for a chunk, for tests.
+    var isConsumerWaiting: Bool { state.withLock { $0.isConsumerWaiting } }
 
     // MARK: Producer
 
-    /// Publishes the final response's head.
-    func publish(_ head: HTTPResponse) {
-        let waiters = state.withLock { state in
-            state.head = head
-            defer { state.headWaiters = [] }
-            return state.headWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Adds a chunk; never waits.
+    /// Adds a chunk; never waits. Call from one producer at a time. Ignored after ``finish(_:)`` or ``close()``.
+    /// - Parameter chunk: The bytes.
     /// - Throws: ``FerryError/Reason/streamBufferOverflow(limit:)`` when the buffer is full under the failing
     ///   policy or the spill file reached its limit; ``FerryError/Reason/fileSystemFailed(_:)`` when spilling fails.
+    ///   The chunk is then lost and every later push throws the same error.
     func push(_ chunk: Data) throws(FerryError) {
-        guard !chunk.isEmpty else { return }
-        let count = Int64(chunk.count)
-        let consumer: UnsafeContinuation<Void, Never>? = try state.withLock { state throws(FerryError) in
-            guard !state.closed else { return nil }
-            if state.spill != nil || (state.buffered > 0 && state.buffered + count > capacity) {
-                guard case .spillToDisk(let maximum) = overflow else {
-                    throw FerryError(.streamBufferOverflow(limit: capacity))
-                }
-                if state.spill == nil { state.spill = try SpillFile.create() }
-                guard let unread = state.spill?.unread, unread + count <= maximum else {
-                    throw FerryError(.streamBufferOverflow(limit: capacity + maximum))
-                }
-                try state.spill?.append(chunk)
-            } else {
-                state.chunks.append(chunk)
-                state.buffered += count
+        switch state.withLock({ $0.push(chunk) }) {
+        case .buffered(let consumer):
+            consumer?.resume()
+        case .createSpillAndWrite:
+            let file: SpillFile
+            do throws(FerryError) {
+                file = try SpillFile.create(in: spillDirectory)
+            } catch {
+                apply(state.withLock { $0.spillWriteFailed(error, file: nil) })
+                throw error
             }
-            defer { state.consumer = nil }
-            return state.consumer
+            try write(chunk, to: file)
+        case .writeSpill(let file):
+            try write(chunk, to: file)
+        case .fail(let error):
+            throw error
+        case .drop:
+            break
         }
-        consumer?.resume()
     }
 
-    /// Waits, when `count` more bytes would overfill the buffer, until the consumer has drained it to half its
-    /// capacity, or the stream ended.
-    /// - Throws: ``FerryError/Reason/cancelled`` when the consumer went away.
-    func waitForCapacity(adding count: Int) async throws(FerryError) {
-        let count = Int64(count)
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let wait = state.withLock { state in
-                    let full = state.buffered > 0 && state.buffered + count > capacity
-                    guard !state.closed, state.end == nil, full, !Task.isCancelled else {
-                        return false
-                    }
-                    state.producer = continuation
-                    return true
-                }
-                if !wait { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { state in
-                defer { state.producer = nil }
-                return state.producer
-            }?.resume()
-        }
-        if state.withLock({ $0.closed }) { throw FerryError(.cancelled) }
-    }
-
-    /// Whether a producer is waiting for the consumer.
-    var isProducerWaiting: Bool { state.withLock { $0.producer != nil } }
-
-    /// Ends the stream: `nil` when the body is complete, else the error the consumer gets after the buffered bytes.
+    /// Ends the stream; the first call wins.
+    /// - Parameter error: `nil` when the body is complete, else the error the consumer gets after the buffered bytes.
     func finish(_ error: FerryError?) {
-        let (consumer, producer, headWaiters, spill) = state.withLock { state in
-            if state.end == nil { state.end = .some(error) }
-            defer {
-                state.consumer = nil
-                state.producer = nil
-                state.headWaiters = []
-                if state.closed { state.spill = nil }
-            }
-            return (state.consumer, state.producer, state.headWaiters, state.closed ? state.spill : nil)
-        }
-        consumer?.resume()
-        producer?.resume()
-        for waiter in headWaiters { waiter.resume() }
-        spill?.remove()
+        apply(state.withLock { $0.finish(error) })
     }
 
     // MARK: Consumer
 
-    /// Claims the one consumer slot.
-    /// - Returns: `false` when a consumer already claimed it.
-    func claim() -> Bool {
-        state.withLock { state in
-            defer { state.claimed = true }
-            return !state.claimed
-        }
-    }
-
-    /// Waits for the final response head.
-    /// - Returns: The head, or the error that ended the transfer before one arrived.
-    func head() async -> Result<HTTPResponse, FerryError> {
-        while true {
-            let ready: Result<HTTPResponse, FerryError>? = state.withLock { state in
-                if let head = state.head { return .success(head) }
-                if let end = state.end { return .failure(end ?? FerryError(.transport(.invalidResponse))) }
-                return nil
-            }
-            if let ready { return ready }
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    guard state.head == nil, state.end == nil else { return true }
-                    state.headWaiters.append(continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        }
-    }
-
-    /// The next chunk, in order; `nil` at the end of a complete body.
-    /// - Throws: The error that ended the transfer, once every chunk before it was read.
+    /// The next chunk, in order. Call from one consumer at a time.
+    /// - Returns: The chunk; `nil` at the end of a complete body.
+    /// - Throws: The error that ended the stream, once every chunk before it was read; ``FerryError/Reason/cancelled``
+    ///   after ``close()``, or when the consumer's task is cancelled while it waits;
+    ///   ``FerryError/Reason/fileSystemFailed(_:)`` when reading the spill file fails.
     func next() async throws(FerryError) -> Data? {
         while true {
-            switch try takeStep() {
+            switch state.withLock({ $0.next() }) {
             case .chunk(let chunk):
                 return chunk
-            case .spill(let reader, let offset, let count):
-                return try readSpill(reader, offset: offset, count: count)
+            case .readSpill(let file, let offset, let count):
+                return try read(file, offset: offset, count: count)
             case .end:
                 return nil
+            case .fail(let error):
+                throw error
             case .wait:
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    let ready = state.withLock { state in
-                        guard !state.hasChunk, state.end == nil, !state.closed else { return true }
-                        state.consumer = continuation
-                        return false
-                    }
-                    if ready { continuation.resume() }
-                }
+                guard !Task.isCancelled else { throw FerryError(.cancelled) }
+                await waitForChange()
             }
         }
     }
 
-    private enum Step {
-        case chunk(Data)
-        case spill(FileHandle, offset: Int64, count: Int)
-        case end
-        case wait
+    /// The consumer went away: drops the buffered bytes and deletes the spill file; later pushes are ignored.
+    func close() {
+        apply(state.withLock { $0.close() })
     }
 
-    private func takeStep() throws(FerryError) -> Step {
-        let capacity = self.capacity
-        let (step, producer): (Result<Step, FerryError>, UnsafeContinuation<Void, Never>?) = state.withLock { state in
-            if state.first < state.chunks.count {
-                let chunk = state.chunks[state.first]
-                state.first += 1
-                state.buffered -= Int64(chunk.count)
-                if state.first == state.chunks.count {
-                    state.chunks.removeAll(keepingCapacity: true)
-                    state.first = 0
-                } else if state.first >= 64 && state.first * 2 >= state.chunks.count {
-                    state.chunks.removeFirst(state.first)
-                    state.first = 0
-                }
-                var producer: UnsafeContinuation<Void, Never>?
-                if state.buffered <= capacity / 2 {
-                    producer = state.producer
-                    state.producer = nil
-                }
-                return (.success(.chunk(chunk)), producer)
-            }
-            if let spill = state.spill, spill.unread > 0 {
-                return (.success(.spill(spill.reader, offset: spill.read, count: Int(min(spill.unread, 256 << 10)))), nil)
-            }
-            if state.closed { return (.failure(FerryError(.cancelled)), nil) }
-            switch state.end {
-            case .some(nil): return (.success(.end), nil)
-            case .some(let error?): return (.failure(error), nil)
-            case nil: return (.success(.wait), nil)
-            }
-        }
-        producer?.resume()
-        return try step.get()
-    }
+    // MARK: Actions
 
-    private func readSpill(_ reader: FileHandle, offset: Int64, count: Int) throws(FerryError) -> Data {
-        let data: Data
-        do {
-            try reader.seek(toOffset: UInt64(offset))
-            data = try reader.read(upToCount: count) ?? Data()
+    /// Appends a chunk to the spill file and reports how it went.
+    private func write(_ chunk: Data, to file: SpillFile) throws(FerryError) {
+        do throws(FerryError) {
+            try file.append(chunk)
         } catch {
-            throw FerryError(.fileSystemFailed("cannot read the stream spill file"), underlyingError: error)
+            apply(state.withLock { $0.spillWriteFailed(error, file: file) })
+            throw error
         }
-        guard !data.isEmpty else {
-            throw FerryError(.fileSystemFailed("the stream spill file ended early"))
+        apply(state.withLock { $0.spillWritten(to: file) })
+    }
+
+    /// Reads the spill file and reports how it went.
+    private func read(_ file: SpillFile, offset: Int64, count: Int) throws(FerryError) -> Data {
+        let data: Data
+        do throws(FerryError) {
+            data = try file.read(at: offset, count: count)
+        } catch {
+            apply(state.withLock { $0.spillReadFailed() })
+            throw error
         }
-        let drained: SpillFile? = state.withLock { state in
-            state.spill?.read += Int64(data.count)
-            guard let spill = state.spill, spill.unread == 0 else { return nil }
-            state.spill = nil
-            return spill
-        }
-        drained?.remove()
+        apply(state.withLock { $0.spillRead(count: data.count) })
         return data
     }
 
-    /// The consumer went away: drops what is buffered, deletes the spill file, releases a waiting producer.
-    func close() {
-        let (producer, spill) = state.withLock { state in
-            state.closed = true
-            state.chunks = []
-            state.first = 0
-            state.buffered = 0
-            defer {
-                state.spill = nil
-                state.producer = nil
+    /// Waits until a push, the end, ``close()`` or the task's cancellation lets the consumer go on.
+    private func waitForChange() async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let action = state.withLock { $0.consumerWaits(continuation, isCancelled: Task.isCancelled) }
+                if case .resume(let continuation) = action { continuation.resume() }
             }
-            return (state.producer, state.spill)
+        } onCancel: {
+            apply(state.withLock { $0.consumerCancelled() })
         }
-        producer?.resume()
-        spill?.remove()
+    }
+
+    /// Resumes the consumer and removes the spill file, as the action says.
+    private func apply(_ action: StateMachine.ReleaseAction) {
+        switch action {
+        case .none:
+            break
+        case .resumeConsumer(let consumer):
+            consumer.resume()
+        case .removeSpill(let file):
+            file.remove()
+        case .removeSpillAndResumeConsumer(let file, let consumer):
+            file.remove()
+            consumer.resume()
+        }
     }
 }

@@ -17,17 +17,6 @@ extension DataTask {
         }
     }
 
-    /// Returns a task whose value is `Type` decoded from the body.
-    /// - Parameters:
-    ///   - type: The type.
-    ///   - decoder: The decoder; a `JSONDecoder` by default.
-    /// - Returns: The task.
-    public func decoding<Decoded: Decodable & Sendable>(
-        _ type: Decoded.Type = Decoded.self, decoder: any DataDecoder = JSONDecoder()
-    ) -> DataTask<Decoded> {
-        serialized(by: DecodableResponseSerializer<Decoded>(decoder: decoder))
-    }
-
     /// Waits for the response and serializes it with `serializer`.
     /// - Parameter serializer: The serializer.
     /// - Returns: The value.
@@ -69,7 +58,7 @@ extension DataTask {
     /// - Throws: ``FerryError``; a decoding failure is ``FerryError/Reason/serializationFailed`` with the
     ///   `DecodingError` as underlying error.
     public func serializingDecodable<Decoded: Decodable & Sendable>(
-        _ type: Decoded.Type = Decoded.self, decoder: any DataDecoder = JSONDecoder()
+        _ type: Decoded.Type = Decoded.self, decoder: some DataDecoder = JSONDecoder()
     ) async throws(FerryError) -> Decoded {
         try await serializing(DecodableResponseSerializer<Decoded>(decoder: decoder))
     }

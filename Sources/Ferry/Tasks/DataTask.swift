@@ -3,9 +3,12 @@ import Synchronization
 
 /// A running or finished request, and how its response becomes a `Value`.
 ///
-/// The transfer starts when the task is made and runs once; every `DataTask` derived from it (by validating or
-/// serializing differently) shares it. ``value``, ``result`` and ``response`` may be read any number of times,
-/// from any task. Cancelling a task that awaits one of them cancels the transfer, as does ``cancel()``.
+/// The transfer starts when the task is first awaited (``value``, ``result``, ``response``, any `serializing…`
+/// method) and runs in the awaiting task; ``resume()`` starts it for a caller that will not await it. It runs
+/// once: every `DataTask` derived from it (by validating or serializing differently) shares it, and a second
+/// awaiter, in the same or another task, waits for the same outcome. Cancelling any awaiting task cancels the
+/// transfer for all of them, as does ``cancel()``; a task cancelled before it started never sends anything.
+/// Progress streams made before the start miss nothing.
 ///
 /// Validation and serialization run in the awaiting task, never on the session's actor.
 public struct DataTask<Value: Sendable>: Sendable {
@@ -43,13 +46,34 @@ public struct DataTask<Value: Sendable>: Sendable {
         get async throws(FerryError) { try await result.get() }
     }
 
+    /// The validated response head.
+    /// - Throws: ``FerryError``: the transfer failed, or the response failed validation.
+    public var head: HTTPResponse {
+        get async throws(FerryError) {
+            let outcome = await transfer.outcome()
+            if let error = outcome.error { throw error }
+            guard let request = outcome.request, let head = outcome.response else {
+                throw FerryError(.transport(.invalidResponse), request: outcome.request)
+            }
+            try validation.validate(head, body: outcome.body ?? Data(), for: request)
+            return head
+        }
+    }
+
     /// The progress of the request body as it is sent.
-    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.uploadProgress) }
+    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.uploadProgress) }
 
     /// The progress of the response body as it arrives (in memory).
-    public var downloadProgress: ProgressStream { ProgressStream(reporter: transfer.downloadProgress) }
+    public var downloadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.downloadProgress) }
 
-    /// Cancels the transfer. Awaiters get ``FerryError/Reason/cancelled`` unless it had already finished.
+    /// Starts the transfer on a task of its own, for a caller that will not await it (fire and forget). Awaiting
+    /// the task later gets the same outcome.
+    public func resume() {
+        transfer.resume()
+    }
+
+    /// Cancels the transfer. Awaiters get ``FerryError/Reason/cancelled`` unless it had already finished; a task
+    /// that has not started never will.
     public func cancel() {
         transfer.cancel()
     }

@@ -8,18 +8,35 @@ import Synchronization
 /// the partial file is either kept for ``resumeData`` or deleted.
 ///
 /// ```swift
-/// let download = await session.download(url, to: destinationFileURL)
-/// for await progress in download.progress { print(progress.fractionCompleted ?? 0) }
+/// let download = session.download(url, to: destinationFileURL)
 /// let file: URL = try await download.value
 /// ```
+///
+/// Like a ``DataTask``, it starts when first awaited, in the awaiting task (or on ``resume()``), and runs once.
 public struct DownloadTask: Sendable {
     let transfer: Transfer
 
     /// The download's progress: bytes written to disk (a resumed download counts the bytes it already had).
-    public var progress: ProgressStream { ProgressStream(reporter: transfer.downloadProgress) }
+    public var downloadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.downloadProgress) }
 
     /// The upload progress of the request body, if it has one.
-    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.uploadProgress) }
+    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.uploadProgress) }
+
+    /// The response head of a download that succeeded and passed validation.
+    /// - Throws: ``FerryError``: the download failed.
+    public var head: HTTPResponse {
+        get async throws(FerryError) {
+            let response = await response
+            if let error = response.error { throw error }
+            guard let head = response.response else { throw FerryError(.transport(.invalidResponse)) }
+            return head
+        }
+    }
+
+    /// Starts the download on a task of its own, for a caller that will not await it.
+    public func resume() {
+        transfer.resume()
+    }
 
     /// The outcome: request, head, file, result, metrics, timeline and resume data. Never throws.
     public var response: DownloadResponse {
@@ -53,7 +70,8 @@ public struct DownloadTask: Sendable {
         get async { await transfer.outcome().resumeData }
     }
 
-    /// Cancels the download; its partial file is kept for ``resumeData`` when that is possible.
+    /// Cancels the download; its partial file is kept for ``resumeData`` when that is possible. A download that
+    /// has not started never will.
     public func cancel() {
         transfer.cancel()
     }

@@ -1,23 +1,25 @@
-/// What moves bytes: sends one request and delivers the response into a ``ResponseSink``.
+/// What moves bytes: sends one request and gives the response head back, with the body still to read.
 ///
 /// A transport sends exactly once: Ferry's pipeline follows redirects, applies timeouts and validation itself, so
 /// every transport behaves the same. A transport must:
-/// - call ``ResponseSink/receive(_:)-(HTTPResponse)`` once with the head, then
-///   ``ResponseSink/receive(_:)-(Data)`` (or, when it can pause reading, ``ResponseSink/write(_:)``, which waits
-///   for a slow stream consumer) for each body chunk in order, and return when the body is complete;
-/// - report upload progress with ``ResponseSink/noteSent(totalBytesSent:expected:)``;
-/// - stop and throw promptly when the calling Swift task is cancelled, or when the sink throws;
-/// - not follow redirects (return the 3xx response), not cache, not retry.
+/// - return from ``send(_:context:)`` once the final head of this hop has arrived (a 3xx is an answer: do not follow
+///   redirects, do not cache, do not retry), with a ``ResponseBody`` that yields the body's chunks in order;
+/// - report upload progress with ``TransportContext/noteSent(totalBytesSent:expected:)`` and any other activity with
+///   ``TransportContext/noteActivity()``;
+/// - stop promptly, throwing, when the calling task is cancelled and when Ferry stops the request (a timeout, a
+///   `cancel()`): either register ``TransportContext/onStop(_:)``, or run its waits through
+///   ``TransportContext/stoppable(_:)``;
+/// - map its own errors: throw ``FerryError`` (or `URLError`, which Ferry maps the same way on every transport).
 ///
-/// Errors may be ``FerryError``, `URLError` or `CancellationError`; Ferry maps the latter two.
+/// `send` runs in the task that awaits the request, so the caller's priority and task-local values reach it.
 public protocol Transport: Sendable {
-    /// Sends `request` once and delivers the response into `sink`.
+    /// Sends `request` once and returns when the response head arrived.
     /// - Parameters:
     ///   - request: The request, fully prepared: absolute URL, validated headers, encoded body.
-    ///   - sink: Where the head and the body go.
-    /// - Returns: What the transport measured.
-    /// - Throws: When the request cannot be completed.
-    func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport
+    ///   - context: Activity, progress and metrics reporting, and how Ferry stops the request.
+    /// - Returns: The head and the body, still to be read.
+    /// - Throws: ``FerryError`` (or `URLError`) when no head arrived.
+    func send(_ request: Request, context: TransportContext) async throws -> TransportResponse
 
     /// Lets in-flight requests finish, then releases the transport's resources. Called by
     /// ``Session/shutdown(cancellingInFlightRequests:)``.
@@ -34,21 +36,4 @@ extension Transport {
 
     /// `false`: stream bodies are spooled to a file before they reach the transport.
     public var streamsRequestBodies: Bool { false }
-}
-
-/// What a transport measured while sending one request.
-public struct TransportReport: Sendable {
-    /// Body bytes sent.
-    public var bytesSent: Int64
-    /// The HTTP version used, when the transport knows it.
-    public var httpVersion: String?
-
-    /// Creates a report.
-    /// - Parameters:
-    ///   - bytesSent: Body bytes sent.
-    ///   - httpVersion: The HTTP version used, when known.
-    public init(bytesSent: Int64, httpVersion: String? = nil) {
-        self.bytesSent = bytesSent
-        self.httpVersion = httpVersion
-    }
 }

@@ -30,7 +30,8 @@ struct LiveConcurrencyTests {
                 let path = ["bytes/20000", "delay/0.05", "get", "stream-bytes/50000", "drip?numbytes=3&duration=0.2"][index % 5]
                 let delay = Int.random(in: 0...30, using: &generator)
                 group.addTask {
-                    let task = await session.get(path)
+                    let task = session.get(path)
+                    task.resume()
                     if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
                     task.cancel()
                     let result = await task.result

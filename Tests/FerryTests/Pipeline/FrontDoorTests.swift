@@ -39,8 +39,8 @@ struct FrontDoorTests {
     }
 
     @Test func dataTaskResponseCarriesEverything() async throws {
-        let task = await session.get("user")
-        let response = await task.decoding(User.self).response
+        let task = session.get("user")
+        let response = await task.serialized(by: .decodable(User.self)).response
         #expect(response.value == User(id: 42, name: "Ada"))
         #expect(response.statusCode == 200)
         #expect(response.request?.url.absoluteString == "http://stub.test/user")

@@ -11,7 +11,7 @@ struct LifecycleTests {
             calls.increment()
             return .json(#"{"id":1,"name":"A"}"#)
         }
-        let task = await session.get("u")
+        let task = session.get("u")
         async let json = task.serializingJSON()
         async let user = task.serializingDecodable(User.self)
         async let text = task.serializingString()
@@ -23,12 +23,45 @@ struct LifecycleTests {
     }
 
     @Test func cancelEndsAStalledRequest() async throws {
-        let session = stubSession { _ in try await waitForever() }
-        let task = await session.get("stall")
+        let entered = AsyncStream<Void>.makeStream()
+        let session = stubSession { _ in
+            entered.continuation.yield()
+            try await waitForever()
+        }
+        let task = session.get("stall")
+        task.resume()
+        var iterator = entered.stream.makeAsyncIterator()
+        await iterator.next()
         task.cancel()
         let error = await #expect(throws: FerryError.self) { try await task.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.isCancellation == true)
+    }
+
+    @Test func aTaskCancelledBeforeItStartedSendsNothing() async throws {
+        let calls = Counter()
+        let session = stubSession { _ in
+            calls.increment()
+            return .text("sent")
+        }
+        let task = session.get("never")
+        task.cancel()
+        #expect(await task.result.failureReason == .cancelled)
+        #expect(await session.activeRequestCount == 0)
+        #expect(calls.count == 0)
+    }
+
+    @Test func nothingIsSentUntilTheTaskIsAwaited() async throws {
+        let calls = Counter()
+        let session = stubSession { _ in
+            calls.increment()
+            return .text("sent")
+        }
+        let task = session.get("lazy")
+        #expect(calls.count == 0)
+        #expect(try await task.serializingString() == "sent")
+        #expect(try await task.serializingString() == "sent")
+        #expect(calls.count == 1)
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheTransfer() async throws {
@@ -37,7 +70,7 @@ struct LifecycleTests {
             entered.continuation.yield()
             try await waitForever()
         }
-        let dataTask = await session.get("stall")
+        let dataTask = session.get("stall")
         let waiter = Task { try await dataTask.serializingData() }
         var iterator = entered.stream.makeAsyncIterator()
         await iterator.next()
@@ -87,17 +120,37 @@ struct LifecycleTests {
     }
 
     @Test func shutdownWaitsThenRefusesNewRequests() async throws {
-        let session = stubSession { _ in .text("ok") }
-        let task = await session.get("a")
-        await session.shutdown()
-        #expect(try await task.serializingString() == "ok")
+        let entered = AsyncStream<Void>.makeStream()
+        let release = AsyncStream<Void>.makeStream()
+        let session = stubSession { _ in
+            entered.continuation.yield()
+            for await _ in release.stream { break }
+            return .text("ok")
+        }
+        let running = session.get("a")
+        let unstarted = session.get("c")
+        running.resume()
+        var started = entered.stream.makeAsyncIterator()
+        await started.next()
+        async let shutDown: Void = session.shutdown()
+        release.continuation.yield()
+        await shutDown
+        #expect(try await running.serializingString() == "ok")
+        #expect(await unstarted.result.failureReason == .sessionShutDown)
         let error = await #expect(throws: FerryError.self) { try await session.get("b").value }
         #expect(error?.reason == .sessionShutDown)
     }
 
     @Test func shutdownCanCancelInFlightRequests() async throws {
-        let session = stubSession { _ in try await waitForever() }
-        let task = await session.get("stall")
+        let entered = AsyncStream<Void>.makeStream()
+        let session = stubSession { _ in
+            entered.continuation.yield()
+            try await waitForever()
+        }
+        let task = session.get("stall")
+        task.resume()
+        var started = entered.stream.makeAsyncIterator()
+        await started.next()
         await session.shutdown(cancellingInFlightRequests: true)
         #expect(await task.result.failureReason == .cancelled)
         #expect(await session.activeRequestCount == 0)

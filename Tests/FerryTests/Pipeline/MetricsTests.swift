@@ -4,20 +4,20 @@ import Testing
 
 /// A transport that reports its own transaction phases, as URLSession does on Apple platforms.
 private struct PhaseReportingTransport: Transport {
-    func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
+    func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         let start = Date()
-        sink.record([
+        context.record([
             TransactionMetrics(
                 fetchStart: start, connect: DateInterval(start: start, duration: 0.001),
                 networkProtocolName: "http/1.1", isReusedConnection: request.url.path != "/start")
         ])
         if request.url.path == "/start" {
-            try sink.receive(HTTPResponse(statusCode: 302, headers: ["Location": "/end"], url: request.url))
-        } else {
-            try sink.receive(HTTPResponse(statusCode: 200, headers: ["Content-Length": "3"], url: request.url))
-            try sink.receive(Data("abc".utf8))
+            return TransportResponse(
+                head: HTTPResponse(statusCode: 302, headers: ["Location": "/end"], url: request.url), body: .empty)
         }
-        return TransportReport(bytesSent: 0)
+        return TransportResponse(
+            head: HTTPResponse(statusCode: 200, headers: ["Content-Length": "3"], url: request.url),
+            body: .chunks([Data("abc".utf8)]))
     }
 
     func shutdown() async {}

@@ -9,10 +9,11 @@ struct DownloadTests {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let destinationFileURL = directory.file("nested/deeper/range.bin")
-        let download = await live.session.download("range/300000", to: destinationFileURL)
+        let download = live.session.download("range/300000", to: destinationFileURL)
+        async let placed = download.value  // the transfer runs in this child task, structured
         var snapshots: [TransferProgress] = []
-        for await progress in download.progress { snapshots.append(progress) }
-        let file: URL = try await download.value
+        for await progress in download.downloadProgress { snapshots.append(progress) }
+        let file: URL = try await placed
         #expect(file == destinationFileURL)
         #expect(try Data(contentsOf: file) == TestServer.patternBytes(count: 300_000))
         #expect(snapshots.last?.isFinished == true)
@@ -71,10 +72,11 @@ struct DownloadTests {
         let directory = try TemporaryDirectory()
         let target = directory.file("drip.bin")
         let before = ferryTemporaryFiles("ferry-download-")
-        let download = await live.session.download(
+        let download = live.session.download(
             live.server.url("/drip?numbytes=100&duration=5"), to: target,
             options: DownloadOptions(keepsPartialFileForResume: false))
-        for await progress in download.progress where progress.completedBytes > 0 {
+        download.resume()
+        for await progress in download.downloadProgress where progress.completedBytes > 0 {
             download.cancel()
             break
         }
@@ -96,8 +98,9 @@ struct DownloadTests {
                 body: .paced([Data(repeating: 1, count: 1000), Data(repeating: 2, count: 1000),
                     Data(repeating: 3, count: 1000), Data(repeating: 4, count: 1000)], interval: .milliseconds(300)))
         }
-        let download = await live.session.download("slow-range", to: target)
-        for await progress in download.progress where progress.completedBytes >= 1000 {
+        let download = live.session.download("slow-range", to: target)
+        download.resume()
+        for await progress in download.downloadProgress where progress.completedBytes >= 1000 {
             download.cancel()
             break
         }
@@ -171,7 +174,7 @@ struct DownloadTests {
         }
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
-        let download = await live.session.download("json/user", to: directory.file("user.json"))
+        let download = live.session.download("json/user", to: directory.file("user.json"))
         let profile = try await download.serializingDecodable(Profile.self)
         #expect(profile == Profile(id: 42, name: "Ada Lovelace"))
         #expect(try await download.serializingJSON()["id"] == 42)

@@ -18,10 +18,11 @@ struct UploadTests {
         let file = directory.file("upload.bin")
         let payload = TestServer.patternBytes(count: 3_000_000)
         try payload.write(to: file)
-        let task = await live.session.post("upload", body: .file(file))
+        let task = live.session.post("upload", body: .file(file))
+        async let decoded = task.serializingDecodable(Receipt.self)
         var last: TransferProgress?
         for await progress in task.uploadProgress { last = progress }
-        let receipt = try await task.serializingDecodable(Receipt.self)
+        let receipt = try await decoded
         #expect(receipt.bytes == payload.count)
         #expect(receipt.checksum == TestServer.checksum(of: payload))
         #expect(receipt.chunked == false)
@@ -37,7 +38,7 @@ struct UploadTests {
         for piece in pieces { continuation.yield(piece) }
         continuation.finish()
         let before = ferryTemporaryFiles("ferry-upload-")
-        let task = await live.session.put("upload", body: .stream(chunks, contentType: "application/x-test"))
+        let task = live.session.put("upload", body: .stream(chunks, contentType: "application/x-test"))
         let receipt = try await task.serializingDecodable(Receipt.self)
         #expect(receipt.bytes == 500_000)
         #expect(receipt.checksum == TestServer.checksum(of: TestServer.patternBytes(count: 500_000)))

@@ -66,34 +66,40 @@ public final class AsyncHTTPClientTransport: Transport {
     /// `true`: stream bodies are sent as they are produced, chunked when their length is unknown.
     public var streamsRequestBodies: Bool { true }
 
-    /// Sends `request` and streams the response into `sink`, pausing the read while a stream consumer is behind.
+    /// Sends `request` and returns when the head arrived; the body is read as the pipeline pulls it, so a slow
+    /// consumer pauses the socket read.
     /// - Parameters:
     ///   - request: The prepared request.
-    ///   - sink: Where the response goes.
-    /// - Returns: The bytes sent and the HTTP version.
-    /// - Throws: ``FerryError`` or AsyncHTTPClient's errors, which Ferry maps.
-    public func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
+    ///   - context: Where activity and progress go, and how Ferry stops the request.
+    /// - Returns: The head (with the HTTP version) and the body.
+    /// - Throws: ``FerryError``.
+    public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         guard !isShutDown.withLock({ $0 }) else { throw FerryError(.sessionShutDown, request: request) }
-        let counter = UploadCounter(sink: sink, expected: request.body?.count)
+        let counter = UploadCounter(context: context, expected: request.body?.count)
         var outbound = HTTPClientRequest(url: request.url.absoluteString)
         outbound.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        outbound.headers.reserveCapacity(request.headers.count)
         for header in request.headers {
             outbound.headers.add(name: header.name, value: header.value)
         }
         outbound.body = try Self.body(of: request, counter: counter)
-        let response = try await client.execute(outbound, deadline: .distantFuture)
+        let response: HTTPClientResponse
+        do {
+            response = try await context.stoppable { [client, outbound] in
+                try await client.execute(outbound, deadline: .distantFuture)
+            }
+        } catch {
+            throw FerryError.mappingAsyncHTTPClient(error)
+        }
         counter.finishIfKnown()
         let version = "HTTP/\(response.version.major).\(response.version.minor)"
         var headers = HTTPHeaders()
         for field in response.headers {
             headers.add(name: field.name, value: field.value)
         }
-        try sink.receive(
-            HTTPResponse(statusCode: Int(response.status.code), headers: headers, url: request.url, httpVersion: version))
-        for try await buffer in response.body {
-            try await sink.write(Data(buffer.readableBytesView))
-        }
-        return TransportReport(bytesSent: counter.sent, httpVersion: version)
+        let head = HTTPResponse(
+            statusCode: Int(response.status.code), headers: headers, url: request.url, httpVersion: version)
+        return TransportResponse(head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context)))
     }
 
     /// Shuts an owned client down once in-flight requests are done; does nothing for a caller's client.
@@ -111,7 +117,8 @@ public final class AsyncHTTPClientTransport: Transport {
         switch body.content {
         case .data(let data):
             counter.expectAll(Int64(data.count))
-            return .bytes(ByteBuffer(bytes: data))
+            // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
+            return .bytes(data)
         case .file(let url):
             let chunks = try FileChunks(url: url)
             return .stream(CountedChunks(base: chunks.sequence, counter: counter), length: .known(chunks.size))

@@ -6,8 +6,10 @@ import NIOHTTPCompression
 import NIOPosix
 
 extension FerryError {
-    /// Maps an error of AsyncHTTPClient or SwiftNIO to a reason; `nil` for other errors.
-    static func mappingAsyncHTTPClient(_ error: any Error) -> FerryError? {
+    /// Maps an error of AsyncHTTPClient or SwiftNIO (or anything else the engine threw) to a `FerryError`.
+    static func mappingAsyncHTTPClient(_ error: any Error) -> FerryError {
+        if let error = error as? FerryError { return error }
+        if error is CancellationError { return FerryError(.cancelled) }
         if let error = error as? HTTPClientError {
             let reason: Reason =
                 switch error {
@@ -39,7 +41,7 @@ extension FerryError {
         if error is ChannelError {
             return FerryError(.transport(.connectionLost), underlyingError: error)
         }
-        return nil
+        return FerryError(.transport(.other), underlyingError: error)
     }
 }
 #endif

@@ -5,12 +5,12 @@ import Synchronization
 
 /// Counts request body bytes as AsyncHTTPClient pulls them, for upload progress and the metrics.
 final class UploadCounter: Sendable {
-    private let sink: ResponseSink
+    private let context: TransportContext
     private let expected: Int64?
     private let state = Mutex((sent: Int64(0), whole: Int64?.none))
 
-    init(sink: ResponseSink, expected: Int64?) {
-        self.sink = sink
+    init(context: TransportContext, expected: Int64?) {
+        self.context = context
         self.expected = expected
     }
 
@@ -22,7 +22,7 @@ final class UploadCounter: Sendable {
             state.sent += Int64(count)
             return state.sent
         }
-        sink.noteSent(totalBytesSent: total, expected: expected)
+        context.noteSent(totalBytesSent: total, expected: expected)
     }
 
     /// A body sent in one piece: counted once the response arrives.
@@ -34,7 +34,7 @@ final class UploadCounter: Sendable {
     func finishIfKnown() {
         guard let whole = state.withLock({ $0.whole }) else { return }
         state.withLock { $0.sent = whole }
-        sink.noteSent(totalBytesSent: whole, expected: whole)
+        context.noteSent(totalBytesSent: whole, expected: whole)
     }
 }
 

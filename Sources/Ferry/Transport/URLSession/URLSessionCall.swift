@@ -5,124 +5,119 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// One `send` on a URLSession: a small state machine that makes sure the continuation is resumed exactly once and
-/// the URLSession task is cancelled at most once, never after it completed, and never from inside `onCancel`.
+/// One `send` on a URLSession: turns the delegate's callbacks into a head for the pipeline and a pulled body.
+/// The lock-held logic is ``StateMachine``; continuations are resumed and tasks cancelled after the lock is
+/// released, and `cancel()` is dispatched (never called from inside `onCancel`, which deadlocks
+/// FoundationNetworking).
 final class URLSessionCall: Sendable {
-    private enum State {
-        case idle
-        case cancelledBeforeStart(FerryError)
-        case running(task: URLSessionTask, continuation: CheckedContinuation<TransportReport, any Error>)
-        case finished
+    typealias HeadContinuation = CheckedContinuation<HTTPResponse, any Error>
+
+    let context: TransportContext
+    /// The body between the delegate's pushes and the pipeline's pulls.
+    let buffer: StreamBuffer
+    private let state = Mutex(StateMachine<URLSessionTask, HeadContinuation>())
+    private let challenged = Atomic(false)
+    private let stopped = Atomic(false)
+
+    /// Whether Ferry stopped the call (as opposed to URLSession completing it).
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    init(context: TransportContext) {
+        self.context = context
+        self.buffer = StreamBuffer(options: context.bufferOptions ?? StreamOptions(bufferSize: .max, overflow: .fail))
     }
 
-    let sink: ResponseSink
-    private let bodyCount: Int64
-    private let state = Mutex(State.idle)
-    private let progress = Mutex((bytesSent: Int64(0), challenged: false))
-
-    init(sink: ResponseSink, bodyCount: Int64) {
-        self.sink = sink
-        self.bodyCount = bodyCount
-    }
-
-    /// Creates and registers the task unless the call was cancelled first; returns the task to resume.
-    func begin(
-        continuation: CheckedContinuation<TransportReport, any Error>,
-        router: URLSessionEventRouter,
-        makeTask: () -> URLSessionTask?
-    ) -> URLSessionTask? {
-        let outcome: Result<URLSessionTask, FerryError>? = state.withLock { state in
-            switch state {
-            case .idle:
-                guard let task = makeTask() else {
-                    state = .finished
-                    return .failure(FerryError(.sessionShutDown))
-                }
-                router.register(self, for: task.taskIdentifier)
-                state = .running(task: task, continuation: continuation)
-                return .success(task)
-            case .cancelledBeforeStart(let error):
-                state = .finished
-                return .failure(error)
-            case .running, .finished:
-                return nil
-            }
+    /// Starts `task` unless the call was stopped first.
+    func start(_ task: URLSessionTask, continuation: HeadContinuation) {
+        switch state.withLock({ $0.start(task, continuation: continuation) }) {
+        case .resume: task.resume()
+        case .fail(let continuation, let error): continuation.resume(throwing: error)
         }
-        switch outcome {
-        case .success(let task): return task
-        case .failure(let error):
+    }
+
+    /// The head arrived.
+    func receive(_ head: HTTPResponse) {
+        context.noteActivity()
+        state.withLock { $0.receiveHead() }?.resume(returning: head)
+    }
+
+    /// A body chunk arrived.
+    func receive(_ chunk: Data) {
+        context.noteActivity()
+        do {
+            try buffer.push(chunk)
+        } catch {
+            stop(error)
+        }
+    }
+
+    /// Ends the call with `error` and cancels the task asynchronously, unless it already completed.
+    func stop(_ error: FerryError) {
+        let action = state.withLock { $0.stop(error) }
+        if case .none = action { return }
+        stopped.store(true, ordering: .relaxed)
+        switch action {
+        case .none:
+            return
+        case .failHead(let continuation, let task):
             continuation.resume(throwing: error)
-            return nil
-        case nil: return nil
+            buffer.finish(error)
+            DispatchQueue.global().async { task.cancel() }
+        case .failBody(let task):
+            buffer.finish(error)
+            DispatchQueue.global().async { task.cancel() }
         }
-    }
-
-    /// Ends the call with `error` (cancellation, a sink that refused a chunk) and cancels the task
-    /// asynchronously, unless it already completed.
-    func fail(_ error: FerryError, router: URLSessionEventRouter) {
-        let running: (URLSessionTask, CheckedContinuation<TransportReport, any Error>)? = state.withLock { state in
-            switch state {
-            case .idle:
-                state = .cancelledBeforeStart(error)
-                return nil
-            case .running(let task, let continuation):
-                state = .finished
-                return (task, continuation)
-            case .cancelledBeforeStart, .finished:
-                return nil
-            }
-        }
-        guard let (task, continuation) = running else { return }
-        router.unregister(task.taskIdentifier)
-        continuation.resume(throwing: error)
-        DispatchQueue.global().async { task.cancel() }
     }
 
     /// Ends the call as URLSession reported it.
     func complete(task: URLSessionTask, error: (any Error)?) {
-        let continuation: CheckedContinuation<TransportReport, any Error>? = state.withLock { state in
-            guard case .running(_, let continuation) = state else { return nil }
-            state = .finished
-            return continuation
-        }
-        guard let continuation else { return }
-        let (sent, challenged) = progress.withLock { ($0.bytesSent, $0.challenged) }
-        let report = TransportReport(bytesSent: max(sent, error == nil ? bodyCount : sent))
-        if let error {
-            // A challenge Ferry declined comes back as a cancellation: the 401 is the answer.
-            if challenged, let http = task.response as? HTTPURLResponse, let head = HTTPResponse(http) {
-                do {
-                    if sink.head == nil { try sink.receive(head) }
-                    continuation.resume(returning: report)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-                return
+        switch state.withLock({ $0.complete() }) {
+        case .none:
+            return
+        case .endBody:
+            // A challenge Ferry declined ends as a cancellation: the 401 already announced is the answer.
+            let declined = challenged.load(ordering: .relaxed)
+            buffer.finish(declined ? nil : error.map { FerryError.mapping($0) })
+        case .completeWithoutHead(let continuation):
+            // FoundationNetworking completes some responses without announcing them through `didReceive
+            // response`: a 3xx without `Location`, and a 401 whose challenge Ferry declined (a cancellation).
+            let answered = error == nil || challenged.load(ordering: .relaxed)
+            if answered, let http = task.response as? HTTPURLResponse, let head = HTTPResponse(http) {
+                buffer.finish(nil)
+                continuation.resume(returning: head)
+            } else {
+                let failure = error.map { FerryError.mapping($0) } ?? FerryError(.transport(.invalidResponse))
+                buffer.finish(failure)
+                continuation.resume(throwing: failure)
             }
-            continuation.resume(throwing: error)
-        } else {
-            // FoundationNetworking completes some responses (a 3xx without `Location`) without announcing them
-            // through `didReceive response`: take the head from the task.
-            if sink.head == nil, let http = task.response as? HTTPURLResponse, let head = HTTPResponse(http) {
-                do {
-                    try sink.receive(head)
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-            }
-            continuation.resume(returning: report)
         }
     }
 
-    func recordSent(_ total: Int64, expected: Int64) {
-        progress.withLock { $0.bytesSent = max($0.bytesSent, total) }
+    func recordSent(_ total: Int64, expected: Int64, bodyCount: Int64?) {
         // FoundationNetworking reports 0 (not -1) as the expected size of a streamed body.
-        sink.noteSent(totalBytesSent: total, expected: expected > 0 ? expected : (bodyCount > 0 ? bodyCount : nil))
+        context.noteSent(totalBytesSent: total, expected: expected > 0 ? expected : bodyCount)
     }
 
     func recordChallenge() {
-        progress.withLock { $0.challenged = true }
+        challenged.store(true, ordering: .relaxed)
+    }
+}
+
+/// The body of a URLSession response, pulled from the call's buffer.
+struct URLSessionBody: ResponseBodySource {
+    let call: URLSessionCall
+
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await call.buffer.next()
+        } onCancel: { [call] in
+            call.stop(FerryError(.cancelled))
+        }
+    }
+
+    func cancel() {
+        call.stop(FerryError(.cancelled))
+        call.buffer.close()
     }
 }
 

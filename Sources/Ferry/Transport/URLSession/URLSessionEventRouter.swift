@@ -29,30 +29,23 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
         guard let call = call(for: dataTask) else { return }
         guard let http = response as? HTTPURLResponse, let head = HTTPResponse(http) else {
-            call.fail(FerryError(.transport(.invalidResponse)), router: self)
+            call.stop(FerryError(.transport(.invalidResponse)))
             return
         }
-        do {
-            try call.sink.receive(head)
-        } catch {
-            call.fail(error, router: self)
-        }
+        call.receive(head)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let call = call(for: dataTask) else { return }
-        do {
-            try call.sink.receive(data)
-        } catch {
-            call.fail(error, router: self)
-        }
+        call(for: dataTask)?.receive(data)
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        call(for: task)?.recordSent(totalBytesSent, expected: totalBytesExpectedToSend)
+        call(for: task)?.recordSent(
+            totalBytesSent, expected: totalBytesExpectedToSend,
+            bodyCount: task.countOfBytesExpectedToSend > 0 ? task.countOfBytesExpectedToSend : nil)
     }
 
     func urlSession(
@@ -75,7 +68,7 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
         // Apple platforms deliver this before completion; FoundationNetworking never calls it.
-        call(for: task)?.sink.record(metrics.transactionMetrics.map(TransactionMetrics.init))
+        call(for: task)?.context.record(metrics.transactionMetrics.map(TransactionMetrics.init))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -42,32 +42,30 @@ public final class URLSessionTransport: Transport {
         invalidate()
     }
 
-    /// Sends `request` with a URLSession data task.
+    /// Sends `request` with a URLSession data task; returns when the head arrived.
     /// - Parameters:
     ///   - request: The prepared request.
-    ///   - sink: Where the response goes.
-    /// - Returns: The bytes sent.
+    ///   - context: Where activity and progress go, and how Ferry stops the request.
+    /// - Returns: The head, and the body as it arrives.
     /// - Throws: ``FerryError`` or `URLError`.
-    public func send(_ request: Request, into sink: ResponseSink) async throws -> TransportReport {
+    public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         let urlRequest = Self.urlRequest(for: request)
-        let call = URLSessionCall(sink: sink, bodyCount: request.body?.count ?? 0)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                start(urlRequest, file: Self.uploadFile(of: request), call: call, continuation: continuation)
+        let file = Self.uploadFile(of: request)
+        let call = URLSessionCall(context: context)
+        context.onStop { [call] error in call.stop(error) }
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: URLSessionCall.HeadContinuation) in
+                guard let task = makeTask(urlRequest, file: file) else {
+                    return continuation.resume(throwing: FerryError(.sessionShutDown))
+                }
+                router.register(call, for: task.taskIdentifier)
+                call.start(task, continuation: continuation)
             }
         } onCancel: {
-            call.fail(FerryError(.cancelled), router: router)
+            call.stop(FerryError(.cancelled))
         }
-    }
-
-    private func start(
-        _ urlRequest: URLRequest, file: URL?, call: URLSessionCall,
-        continuation: CheckedContinuation<TransportReport, any Error>
-    ) {
-        let task = call.begin(continuation: continuation, router: router) {
-            makeTask(urlRequest, file: file)
-        }
-        task?.resume()
+        return TransportResponse(
+            head: head, body: request.method == .head ? .empty : ResponseBody(URLSessionBody(call: call)))
     }
 
     /// A new task, or `nil` once the session is invalidated: creating a task on an invalidated URLSession is a

@@ -1,0 +1,50 @@
+import Foundation
+
+/// What one request's run has measured so far, carried through the pipeline as a value and turned into the
+/// outcome's metrics and timeline at the end.
+struct Exchange: Sendable {
+    let startDate = Date()
+    let start: ContinuousClock.Instant
+    /// The prepared request, once preparing succeeded.
+    var request: Request?
+    /// The final head, once it arrived.
+    var head: HTTPResponse?
+    var firstResponseByte: ContinuousClock.Instant?
+    var urls: [URL] = []
+    var bytesSent: Int64 = 0
+    var bytesReceived: Int64 = 0
+    var transactions: [TransactionMetrics] = []
+    /// The request's entry in the session's timeout timer.
+    var timeout: TimeoutScheduler.Registration?
+
+    init(start: ContinuousClock.Instant) {
+        self.start = start
+    }
+
+    /// Adds what a hop's context counted.
+    mutating func add(_ context: TransportContext, body: RequestBody?) {
+        let sent = context.bytesSent
+        bytesSent += sent > 0 ? sent : (body.flatMap { $0.inMemoryCount } ?? 0)
+        transactions.append(contentsOf: context.transactions)
+    }
+
+    /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
+    func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
+        let error = error?.adding(request: request, response: head, body: body)
+        let timeline = Timeline(
+            startDate: startDate, requestStart: start, firstResponseByte: firstResponseByte,
+            requestCompleted: .now)
+        let metrics = Metrics(
+            bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
+            transactions: transactions)
+        return TransferOutcome(
+            request: request, response: head, body: body, error: error, metrics: metrics, timeline: timeline)
+    }
+}
+
+extension RequestBody {
+    /// The size of a body held in memory; `nil` for files and streams (no file system call on the hot path).
+    var inMemoryCount: Int64? {
+        if case .data(let data) = content { Int64(data.count) } else { nil }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A request with every session default resolved, once: absolute URL, merged and validated headers, encoded body,
+/// timeouts, redirect policy and body limit. What the rest of the pipeline reads; nothing merges defaults again.
+struct PreparedRequest: Sendable {
+    /// The request as transports see it (its optional settings filled in too, for responses and errors).
+    var request: Request
+    var idleTimeout: Duration?
+    var totalTimeout: Duration?
+    var redirectPolicy: RedirectPolicy
+    var maximumBodySize: Int64
+}
+
+extension Pipeline {
+    /// Applies the session's defaults and checks the request.
+    func prepare(_ original: Request) throws(FerryError) -> PreparedRequest {
+        var request = original
+        request.url = try original.url.url(relativeTo: configuration.baseURL)
+        if let defaultHeadersError { throw defaultHeadersError }
+        try original.headers.validate()
+        request.headers = original.headers.merging(defaults: configuration.headers)
+        if let body = original.body {
+            switch body.storage {
+            case .failure(let error):
+                throw error.adding(request: request, response: nil, body: nil)
+            case .form(let pairs) where request.method.encodesParametersInQuery:
+                request.appendPercentEncodedQuery(FormURLEncoding.query(pairs))
+                request.body = nil
+            case .form, .content:
+                if let contentType = body.contentType, !request.headers.contains("Content-Type") {
+                    request.headers.add(name: "Content-Type", value: contentType)
+                }
+            }
+        }
+        let idle = original.idleTimeout ?? configuration.idleTimeout
+        let total = original.totalTimeout ?? configuration.totalTimeout
+        let policy = original.redirectPolicy ?? configuration.redirectPolicy
+        let limit = original.maximumBodySize ?? configuration.maximumBodySize
+        request.idleTimeout = idle
+        request.totalTimeout = total
+        request.redirectPolicy = policy
+        request.maximumBodySize = limit
+        return PreparedRequest(
+            request: request, idleTimeout: idle, totalTimeout: total, redirectPolicy: policy, maximumBodySize: limit)
+    }
+}

@@ -1,0 +1,100 @@
+extension Transfer {
+    /// Who runs a transfer and who waits for it: a plain value, tested alone.
+    ///
+    /// A transfer starts when its task is first awaited (or resumed): the first awaiter runs it in its own task;
+    /// later awaiters wait for the same outcome. Cancelled before it started, it never starts.
+    struct StateMachine<Waiter> {
+        private enum State {
+            case idle
+            case running(waiters: [Waiter])
+            case finished(TransferOutcome)
+        }
+
+        private var state = State.idle
+
+        enum ClaimAction {
+            /// The caller runs the transfer now, in its task.
+            case run
+            /// Another task runs it: wait.
+            case wait
+            /// It is over.
+            case finished(TransferOutcome)
+        }
+
+        /// An awaiter arrives.
+        mutating func claim() -> ClaimAction {
+            switch state {
+            case .idle:
+                state = .running(waiters: [])
+                return .run
+            case .running:
+                return .wait
+            case .finished(let outcome):
+                return .finished(outcome)
+            }
+        }
+
+        enum WaitAction {
+            case suspend
+            case resume(TransferOutcome)
+        }
+
+        /// An awaiter that did not run the transfer waits; an idle transfer keeps it waiting until it runs.
+        mutating func wait(_ waiter: Waiter) -> WaitAction {
+            switch state {
+            case .idle:
+                state = .running(waiters: [waiter])
+                return .suspend
+            case .running(var waiters):
+                waiters.append(waiter)
+                state = .running(waiters: waiters)
+                return .suspend
+            case .finished(let outcome):
+                return .resume(outcome)
+            }
+        }
+
+        /// The runner finished: the waiters to resume with `outcome`. Only the first outcome counts.
+        mutating func finish(_ outcome: TransferOutcome) -> [Waiter] {
+            switch state {
+            case .idle:
+                state = .finished(outcome)
+                return []
+            case .running(let waiters):
+                state = .finished(outcome)
+                return waiters
+            case .finished:
+                return []
+            }
+        }
+
+        enum CancelAction {
+            case none
+            /// Stop the running transfer.
+            case stop
+            /// It had not started: it is now finished with `outcome`; resume these waiters.
+            case finished([Waiter])
+        }
+
+        /// `cancel()` was called.
+        mutating func cancel(cancelledOutcome: @autoclosure () -> TransferOutcome) -> CancelAction {
+            switch state {
+            case .idle:
+                state = .finished(cancelledOutcome())
+                return .finished([])
+            case .running:
+                return .stop
+            case .finished:
+                return .none
+            }
+        }
+
+        var isFinished: Bool {
+            if case .finished = state { true } else { false }
+        }
+
+        var isRunning: Bool {
+            if case .running = state { true } else { false }
+        }
+    }
+}

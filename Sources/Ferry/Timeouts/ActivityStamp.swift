@@ -1,0 +1,48 @@
+import Synchronization
+
+/// When a request last saw activity, as one atomic integer: the hot path (a body chunk) pays one atomic store, and
+/// no shared lock.
+///
+/// The instant is kept as nanoseconds from a fixed origin (the stamp's creation). While paused (a slow stream
+/// consumer, not the server, holds the transfer back) there is no last activity, so idle time does not count.
+final class ActivityStamp: Sendable {
+    /// The stored value that means "paused".
+    private static let paused = Int64.min
+
+    /// The instant that offsets count from.
+    private let origin: ContinuousClock.Instant
+    /// The last activity as nanoseconds after `origin`, or `paused`.
+    private let offset: Atomic<Int64>
+
+    /// Creates a stamp whose last activity is `now`.
+    /// - Parameter now: The creation instant, also the stamp's origin.
+    init(_ now: ContinuousClock.Instant) {
+        origin = now
+        offset = Atomic(0)
+    }
+
+    /// Records activity at `now`; resumes a paused stamp.
+    /// - Parameter now: The instant of the activity.
+    func note(_ now: ContinuousClock.Instant) {
+        offset.store(Self.nanoseconds(origin.duration(to: now)), ordering: .relaxed)
+    }
+
+    /// Stops idle time from counting until the next ``note(_:)``.
+    func pause() {
+        offset.store(Self.paused, ordering: .relaxed)
+    }
+
+    /// The last activity, or `nil` while paused.
+    var lastActivity: ContinuousClock.Instant? {
+        let offset = offset.load(ordering: .relaxed)
+        return offset == Self.paused ? nil : origin + .nanoseconds(offset)
+    }
+
+    /// `duration` in whole nanoseconds, truncated, never equal to `paused`.
+    /// - Parameter duration: A duration within ±292 years.
+    /// - Returns: The nanoseconds.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, paused + 1)
+    }
+}

@@ -1,0 +1,200 @@
+import Synchronization
+
+/// The one timer of a session, serving the idle and total timeouts of all its requests.
+///
+/// A single sleeping task wakes at the earliest instant a request may run out, reports what did, and plans its
+/// next wake. A request registers when it starts and cancels its ``Registration`` when it ends; neither spawns a
+/// task unless the request may run out before the planned wake, so a steady stream of requests with the same
+/// timeouts shares the sleeper planned for the first.
+///
+/// ``shutdown()`` stops the sleeper and forgets every registration without reporting it. Registrations made after
+/// it are accepted and start a new sleeper, so a request that races a session's shutdown keeps its timeouts.
+final class TimeoutScheduler: Sendable {
+    /// A registered request's handle: it notes activity and ends the registration.
+    struct Registration: Sendable {
+        /// The registration's key in the scheduler.
+        let id: UInt64
+        /// The request's last activity, which the idle timeout measures.
+        let activity: ActivityStamp
+        /// The clock activity is read from.
+        private let clock: any TimeoutClock
+        /// The scheduler, weakly: a registration never keeps a session's timer alive.
+        private weak let scheduler: TimeoutScheduler?
+
+        /// Creates a handle.
+        /// - Parameters:
+        ///   - id: The registration's key.
+        ///   - activity: The request's activity stamp.
+        ///   - scheduler: The scheduler it is registered with.
+        fileprivate init(id: UInt64, activity: ActivityStamp, scheduler: TimeoutScheduler) {
+            self.id = id
+            self.activity = activity
+            self.clock = scheduler.clock
+            self.scheduler = scheduler
+        }
+
+        /// Records activity now (a chunk moved); resumes a paused idle timeout.
+        func noteActivity() {
+            activity.note(clock.now)
+        }
+
+        /// Records activity at `now`, for a caller that already read the clock.
+        /// - Parameter now: The instant of the activity.
+        func noteActivity(at now: ContinuousClock.Instant) {
+            activity.note(now)
+        }
+
+        /// Stops the idle time from counting (a slow consumer, not the server, holds the transfer back) until the
+        /// next ``noteActivity()``.
+        func pause() {
+            activity.pause()
+        }
+
+        /// Ends the registration: its timeout will not be reported. Does nothing when it already fired.
+        func cancel() {
+            scheduler?.remove(id)
+        }
+    }
+
+    /// What a registration calls when it runs out.
+    private typealias Callback = @Sendable (FerryError.TimeoutKind) -> Void
+    /// An instant on the continuous clock.
+    private typealias Instant = ContinuousClock.Instant
+
+    /// The state under the lock.
+    private struct State {
+        /// The registered timeouts and the planned wake.
+        var machine = TimeoutStateMachine()
+        /// What to call when a registration runs out, by id.
+        var callbacks: [UInt64: Callback] = [:]
+        /// The sleeper, or `nil` when none runs.
+        var timer: Task<Void, Never>?
+        /// Which sleeper is current; a replaced sleeper that wakes anyway sees a newer one and ends.
+        var generation: UInt64 = 0
+        /// The next registration's id.
+        var nextID: UInt64 = 0
+        /// How many sleepers were started.
+        var timersStarted = 0
+    }
+
+    /// Where the time is read and the sleeper sleeps.
+    private let clock: any TimeoutClock
+    /// The state.
+    private let state = Mutex(State())
+
+    /// Creates a scheduler; no task runs until a timeout is registered.
+    /// - Parameter clock: The clock; the system's by default.
+    init(clock: any TimeoutClock = SystemTimeoutClock()) {
+        self.clock = clock
+    }
+
+    /// Cancels the sleeper, which holds the scheduler only weakly.
+    deinit {
+        state.withLock { $0.timer }?.cancel()
+    }
+
+    /// The current instant on the scheduler's clock.
+    var now: ContinuousClock.Instant { clock.now }
+
+    /// How many registrations are waiting.
+    var count: Int { state.withLock { $0.machine.count } }
+
+    /// How many sleeper tasks were started so far, for diagnostics and tests.
+    var timersStarted: Int { state.withLock { $0.timersStarted } }
+
+    /// Registers a request's timeouts; the idle time counts from now.
+    /// - Parameters:
+    ///   - idle: How long the request may go without activity, or `nil`.
+    ///   - deadline: When the whole request must be done, or `nil`.
+    ///   - onTimeout: Called at most once, outside any lock, with the timeout that ran out.
+    /// - Returns: The registration, or `nil` when the request has no timeout.
+    func register(
+        idle: Duration?, deadline: ContinuousClock.Instant?,
+        onTimeout: @escaping @Sendable (FerryError.TimeoutKind) -> Void
+    ) -> Registration? {
+        guard idle != nil || deadline != nil else { return nil }
+        let now = clock.now
+        let activity = ActivityStamp(now)
+        let (id, replaced) = state.withLock { state -> (UInt64, Task<Void, Never>?) in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.callbacks[id] = onTimeout
+            let action = state.machine.register(id, idle: idle, deadline: deadline, activity: activity, now: now)
+            guard case .schedule(let wake) = action else { return (id, nil) }
+            // Starting a task only enqueues it; the old one is cancelled after the lock is released.
+            let replaced = state.timer
+            state.generation &+= 1
+            state.timersStarted += 1
+            state.timer = startTimer(generation: state.generation, wake: wake)
+            return (id, replaced)
+        }
+        replaced?.cancel()
+        return Registration(id: id, activity: activity, scheduler: self)
+    }
+
+    /// Stops the sleeper and forgets every registration without reporting it (the session cancels those requests).
+    ///
+    /// Registrations made afterwards are still accepted and start a new sleeper, so a request racing the shutdown
+    /// never runs without its timeouts; that sleeper ends by itself once nothing is registered.
+    func shutdown() {
+        let timer = state.withLock { state -> Task<Void, Never>? in
+            state.machine = TimeoutStateMachine()
+            state.callbacks.removeAll()
+            state.generation &+= 1
+            defer { state.timer = nil }
+            return state.timer
+        }
+        timer?.cancel()
+    }
+
+    /// Forgets a registration.
+    /// - Parameter id: The registration's key.
+    private func remove(_ id: UInt64) {
+        state.withLock { state in
+            state.machine.remove(id)
+            state.callbacks[id] = nil
+        }
+    }
+
+    /// Starts a sleeper that wakes at `wake`, reports what ran out and sleeps again until nothing is left.
+    /// - Parameters:
+    ///   - generation: The sleeper's generation.
+    ///   - wake: The first instant to wake at.
+    /// - Returns: The sleeper.
+    private func startTimer(generation: UInt64, wake: ContinuousClock.Instant) -> Task<Void, Never> {
+        // Detached: the session's timer inherits neither the priority nor the task locals of the request that
+        // happened to start it.
+        Task.detached { [weak self, clock] in
+            var wake = wake
+            while true {
+                do {
+                    try await clock.sleep(until: wake)
+                } catch {
+                    return
+                }
+                guard let next = self?.fire(generation: generation) else { return }
+                wake = next
+            }
+        }
+    }
+
+    /// Reports the registrations that ran out, and says when to wake next.
+    /// - Parameter generation: The waking sleeper's generation.
+    /// - Returns: The next wake, or `nil` when the sleeper ends (nothing left, or it was replaced).
+    private func fire(generation: UInt64) -> ContinuousClock.Instant? {
+        let now = clock.now
+        let (expired, next) = state.withLock { state -> ([(Callback, FerryError.TimeoutKind)], Instant?) in
+            guard state.generation == generation else { return ([], nil) }
+            let fired = state.machine.timerFired(now: now)
+            if fired.next == nil { state.timer = nil }
+            let expired = fired.expired.compactMap { expiry in
+                state.callbacks.removeValue(forKey: expiry.id).map { ($0, expiry.kind) }
+            }
+            return (expired, fired.next)
+        }
+        for (onTimeout, kind) in expired {
+            onTimeout(kind)
+        }
+        return next
+    }
+}

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// How Ferry stops a running request from outside its task (a timeout, `cancel()`, a session shutdown): records
+/// the reason once and calls the handler the transport installed, outside the lock.
+final class StopSignal: Sendable {
+    typealias Handler = @Sendable (FerryError) -> Void
+
+    private let state = Mutex(StateMachine<Handler>())
+
+    /// Why the request was stopped, once it was.
+    var error: FerryError? { state.withLock { $0.error } }
+
+    /// Stops the request with `error`; only the first call counts.
+    func stop(_ error: FerryError) {
+        state.withLock { $0.stop(error) }?(error)
+    }
+
+    /// Calls `handler` when the request is stopped (at once when it already was), replacing the previous handler.
+    func install(_ handler: @escaping Handler) {
+        if let error = state.withLock({ $0.install(handler) }) { handler(error) }
+    }
+
+    /// Removes the handler.
+    func removeHandler() {
+        state.withLock { $0.removeHandler() }
+    }
+}

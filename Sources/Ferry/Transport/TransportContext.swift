@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+
+/// What a ``Transport`` gets besides the request: where it reports activity, upload progress and metrics, and how
+/// Ferry stops the request.
+///
+/// One context serves one hop of one request. Its methods are cheap and never block, so a transport may call them
+/// from synchronous callbacks.
+public final class TransportContext: Sendable {
+    /// How unread response bytes are buffered by a transport that cannot pause reading (URLSession); `nil` when
+    /// Ferry reads the body as fast as it arrives.
+    public let bufferOptions: StreamOptions?
+
+    let signal: StopSignal
+    private let timeout: TimeoutScheduler.Registration?
+    private let uploadProgress: ProgressReporter?
+    private let state = Mutex((bytesSent: Int64(0), transactions: [TransactionMetrics]()))
+
+    init(
+        signal: StopSignal, timeout: TimeoutScheduler.Registration?, uploadProgress: ProgressReporter?,
+        bufferOptions: StreamOptions?
+    ) {
+        self.signal = signal
+        self.timeout = timeout
+        self.uploadProgress = uploadProgress
+        self.bufferOptions = bufferOptions
+    }
+
+    /// Marks that bytes moved, so the idle timeout does not fire.
+    public func noteActivity() {
+        timeout?.noteActivity()
+    }
+
+    /// Records upload progress (and activity).
+    /// - Parameters:
+    ///   - totalBytesSent: Body bytes sent so far.
+    ///   - expected: The body's size, when known.
+    public func noteSent(totalBytesSent: Int64, expected: Int64?) {
+        noteActivity()
+        state.withLock { $0.bytesSent = max($0.bytesSent, totalBytesSent) }
+        uploadProgress?.update(completed: totalBytesSent, total: expected)
+    }
+
+    /// Records the phases the transport measured (see ``Metrics/transactions``).
+    /// - Parameter transactions: The transactions, in order.
+    public func record(_ transactions: [TransactionMetrics]) {
+        state.withLock { $0.transactions.append(contentsOf: transactions) }
+    }
+
+    /// Why Ferry stopped the request (``FerryError/Reason/cancelled`` or ``FerryError/Reason/timedOut(_:)``), once
+    /// it did; the transport then throws this error.
+    public var stopError: FerryError? { signal.error }
+
+    /// Calls `handler` once if Ferry stops the request (at once if it already did), replacing the handler
+    /// installed before. The handler runs on whichever thread stops the request: it must not block.
+    /// - Parameter handler: Ends the transport's wait by failing it with the error it gets.
+    public func onStop(_ handler: @escaping @Sendable (FerryError) -> Void) {
+        signal.install(handler)
+    }
+
+    /// Runs `operation`, which cannot be interrupted otherwise, so that Ferry can stop it: in a child task that is
+    /// cancelled, while this one throws the stop error at once, when the request is stopped.
+    /// - Parameter operation: The wait, e.g. an engine's `execute` or its body's next chunk.
+    /// - Returns: The operation's value.
+    /// - Throws: The stop error, or what the operation threw.
+    public func stoppable<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        if let error = signal.error { throw error }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            let race = StopRace<Value>()
+            group.addTask {
+                do {
+                    race.complete(.success(try await operation()))
+                } catch {
+                    race.complete(.failure(error))
+                }
+            }
+            let result = await withTaskCancellationHandler {
+                await withUnsafeContinuation { continuation in
+                    race.wait(continuation)
+                    signal.install { error in race.complete(.failure(error)) }
+                }
+            } onCancel: {
+                race.complete(.failure(FerryError(.cancelled)))
+            }
+            signal.removeHandler()
+            group.cancelAll()
+            return try result.get()
+        }
+    }
+
+    var bytesSent: Int64 { state.withLock { $0.bytesSent } }
+    var transactions: [TransactionMetrics] { state.withLock { $0.transactions } }
+}
+
+/// The first of an operation's end and a stop, handed to one waiting continuation.
+private final class StopRace<Value: Sendable>: Sendable {
+    private enum State {
+        case pending(UnsafeContinuation<Result<Value, any Error>, Never>?)
+        case done(Result<Value, any Error>)
+        case resumed
+    }
+
+    private let state = Mutex(State.pending(nil))
+
+    func wait(_ continuation: UnsafeContinuation<Result<Value, any Error>, Never>) {
+        let ready: Result<Value, any Error>? = state.withLock { state in
+            switch state {
+            case .pending:
+                state = .pending(continuation)
+                return nil
+            case .done(let result):
+                state = .resumed
+                return result
+            case .resumed:
+                return nil
+            }
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+
+    func complete(_ result: Result<Value, any Error>) {
+        let waiter: UnsafeContinuation<Result<Value, any Error>, Never>? = state.withLock { state in
+            switch state {
+            case .pending(let continuation?):
+                state = .resumed
+                return continuation
+            case .pending(nil):
+                state = .done(result)
+                return nil
+            case .done, .resumed:
+                return nil
+            }
+        }
+        waiter?.resume(returning: result)
+    }
+}
