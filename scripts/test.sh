@@ -22,14 +22,26 @@ else
 fi
 
 status=0
+# Each test target runs in its own process: FerryTestServerTests drive the server with blocking raw sockets, which
+# must not hold Swift's cooperative threads (two on a two-core machine) while Ferry's timing tests run.
+run_tests() { # run_tests [swift test args...]
+  if [[ $# -gt 0 ]]; then
+    swift test --skip-build "$@"
+  else
+    swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' && swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTestServerTests\.'
+  fi
+}
+
 echo "test.sh: 1/3 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
-swift test --skip-build "$@" || status=$?
+SCRATCH=()
+if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   echo "test.sh: 2/3 trait AsyncHTTPClient: every live suite on URLSession and on AsyncHTTPClient"
   swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc -Xswiftc -warnings-as-errors
-  swift test --skip-build --traits AsyncHTTPClient --scratch-path .build-ahc "$@" || status=$?
+  SCRATCH=(--traits AsyncHTTPClient --scratch-path .build-ahc)
+  if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
 fi
 
 echo "test.sh: 3/3 a consumer of Ferry resolves no package"

@@ -2,9 +2,9 @@ import Foundation
 
 /// Where the body of a final response goes once the pipeline has decided: memory (with its limit), nowhere (a
 /// redirect's body), or a download file. Each destination takes the head, then the chunks, and has its own finish.
-protocol BodyDestination {
+protocol BodyDestination: Sendable {
     /// What the destination yields when the body is complete.
-    associatedtype Output
+    associatedtype Output: Sendable
 
     /// Takes the head before any chunk.
     /// - Returns: The bytes already there (a resumed download's partial file), for progress.

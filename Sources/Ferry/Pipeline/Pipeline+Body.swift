@@ -1,30 +1,20 @@
 import Foundation
+import Synchronization
 
 extension Pipeline {
-    /// Reads the body of `opened` into `destination`, reporting progress and activity as it goes.
+    /// Reads the body of `opened` into `receiver`'s destination, reporting progress and activity as it goes.
     /// - Returns: What the destination yields for the complete body.
     /// - Throws: ``FerryError``: the destination's refusal, the transport's failure, or the stop's reason. The body
-    ///   is released unread on failure.
+    ///   is released unread on failure; what arrived before stays in the destination.
     func read<Destination: BodyDestination>(
-        _ opened: Opened, into destination: inout Destination, controls: TransferControls, exchange: inout Exchange
+        _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls,
+        exchange: inout Exchange
     ) async throws(FerryError) -> Destination.Output {
-        var received: Int64 = 0
-        defer { exchange.bytesReceived = received }
+        defer { exchange.bytesReceived = receiver.received }
         do {
-            let base = try destination.begin(opened.head)
-            let length = opened.head.headers.contains("Content-Encoding") ? nil : opened.head.expectedContentLength
-            let total = length.map { $0 + base }
-            let progress = controls.downloadProgress
-            let timeout = exchange.timeout
-            progress.update(completed: base, total: total)
-            try await opened.body.forEach { chunk in
-                try destination.write(chunk)
-                received += Int64(chunk.count)
-                let now = ContinuousClock.now
-                timeout?.noteActivity()
-                progress.update(completed: base + received, total: total, at: now)
-            }
-            return try destination.finish()
+            try receiver.begin(opened.head, progress: controls.downloadProgress, timeout: exchange.timeout)
+            try await opened.body.forEach { chunk in try receiver.write(chunk) }
+            return try receiver.finish()
         } catch {
             opened.body.cancel()
             throw failure(error, signal: controls.signal)
@@ -41,12 +31,67 @@ extension Pipeline {
         } catch {
             return exchange.outcome(body: nil, error: error)
         }
-        var memory = MemoryDestination(limit: opened.prepared.maximumBodySize)
+        let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
         do {
-            let body = try await read(opened, into: &memory, controls: controls, exchange: &exchange)
+            let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
             return exchange.outcome(body: body, error: nil)
         } catch {
-            return exchange.outcome(body: memory.body, error: error)
+            return exchange.outcome(body: memory.destination.body, error: error)
         }
+    }
+}
+
+/// Hands a body's chunks to a destination, counting them and reporting progress and activity. A transport may
+/// call it from a child task of the pipeline's (``TransportContext/stoppable(_:)``), so its state is under a lock,
+/// which is never contended: one chunk at a time.
+final class BodyReceiver<Destination: BodyDestination>: Sendable {
+    private struct State: ~Copyable {
+        var destination: Destination
+        var received: Int64 = 0
+        var base: Int64 = 0
+        var total: Int64?
+        var progress: ProgressReporter?
+        var timeout: TimeoutScheduler.Registration?
+    }
+
+    private let state: Mutex<State>
+
+    init(_ destination: sending Destination) {
+        state = Mutex(State(destination: destination))
+    }
+
+    /// The destination as it is now (for the part of a body that arrived before a failure).
+    var destination: Destination { state.withLock { $0.destination } }
+
+    /// Body bytes received.
+    var received: Int64 { state.withLock { $0.received } }
+
+    func begin(
+        _ head: HTTPResponse, progress: ProgressReporter, timeout: TimeoutScheduler.Registration?
+    ) throws(FerryError) {
+        let length = head.headers.contains("Content-Encoding") ? nil : head.expectedContentLength
+        let (base, total): (Int64, Int64?) = try state.withLock { state throws(FerryError) in
+            state.base = try state.destination.begin(head)
+            state.total = length.map { $0 + state.base }
+            state.progress = progress
+            state.timeout = timeout
+            return (state.base, state.total)
+        }
+        progress.update(completed: base, total: total)
+    }
+
+    func write(_ chunk: Data) throws(FerryError) {
+        let now = ContinuousClock.now
+        let (progress, completed, total) = try state.withLock { state throws(FerryError) in
+            try state.destination.write(chunk)
+            state.received += Int64(chunk.count)
+            state.timeout?.noteActivity(at: now)
+            return (state.progress, state.base + state.received, state.total)
+        }
+        progress?.update(completed: completed, total: total, at: now)
+    }
+
+    func finish() throws(FerryError) -> Destination.Output {
+        try state.withLock { state throws(FerryError) in try state.destination.finish() }
     }
 }

@@ -49,16 +49,15 @@ extension Pipeline {
         _ opened: Opened, into file: DownloadFile, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) -> TransferOutcome {
         if opened.head.isSuccessful {
-            var destination = FileDestination(file: file)
-            try await read(opened, into: &destination, controls: controls, exchange: &exchange)
+            try await read(opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
             return exchange.outcome(body: nil, error: nil)
         }
-        var memory = MemoryDestination(limit: opened.prepared.maximumBodySize)
+        let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
         do {
-            let body = try await read(opened, into: &memory, controls: controls, exchange: &exchange)
+            let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
             return exchange.outcome(body: body, error: nil)
         } catch {
-            return exchange.outcome(body: memory.body, error: error)
+            return exchange.outcome(body: memory.destination.body, error: error)
         }
     }
 

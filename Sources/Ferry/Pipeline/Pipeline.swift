@@ -91,7 +91,7 @@ struct Pipeline: Sendable {
                 .invalidRequest("a streamed body cannot be sent again for a \(response.head.statusCode) redirect"),
                 response: response.head)
         }
-        var discard = DiscardDestination()
+        let discard = BodyReceiver(DiscardDestination())
         do {
             try await response.body.forEach { chunk in try discard.write(chunk) }
         } catch let error as FerryError where error.reason == .bodyTooLarge(limit: DiscardDestination.limit) {

@@ -7,13 +7,14 @@ public protocol ResponseBodySource: Sendable {
     /// - Throws: ``FerryError`` (or `URLError`) when the body cannot be completed.
     func next() async throws -> Data?
 
-    /// Reads the rest of the body, handing each chunk to `consume` as it arrives.
+    /// Reads the rest of the body, handing each chunk to `consume` as it arrives, in order, one at a time.
     ///
     /// The default implementation calls ``next()`` in a loop; a transport whose every wait costs something extra
-    /// (``TransportContext/stoppable(_:)``) overrides it to pay that once.
+    /// (``TransportContext/stoppable(_:)``) overrides it to pay that once, and may call `consume` from the child
+    /// task it reads in.
     /// - Parameter consume: Takes a chunk; throwing stops the read.
     /// - Throws: What ``next()`` or `consume` throws.
-    func forEach(_ consume: (Data) throws -> Void) async throws
+    func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws
 
     /// The reader will read no further: release what the body holds (the transport may close the connection).
     func cancel()
@@ -21,7 +22,7 @@ public protocol ResponseBodySource: Sendable {
 
 extension ResponseBodySource {
     /// Calls ``next()`` until the end.
-    public func forEach(_ consume: (Data) throws -> Void) async throws {
+    public func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
         while let chunk = try await next() {
             try consume(chunk)
         }
@@ -58,7 +59,7 @@ public struct ResponseBody: Sendable {
     }
 
     /// Reads the rest into `consume`.
-    func forEach(_ consume: (Data) throws -> Void) async throws {
+    func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
         try await source?.forEach(consume)
     }
 

@@ -81,27 +81,6 @@ struct LifecycleTests {
         #expect(await session.activeRequestCount <= 1)
     }
 
-    @Test func idleTimeoutIsExactAndTyped() async throws {
-        let session = stubSession(configure: { $0.idleTimeout = .milliseconds(150) }) { _ in try await waitForever() }
-        let response = await session.get("stall").response
-        #expect(response.error?.reason == .timedOut(.idle))
-        #expect(response.timeline.requestDuration >= .milliseconds(150))
-        #expect(response.timeline.requestDuration < .seconds(5))
-    }
-
-    @Test func totalTimeoutCoversSlowButSteadyBodies() async throws {
-        var request = Request(url: URL(string: "http://stub.test/drip")!)
-        request.totalTimeout = .milliseconds(200)
-        let session = stubSession { _ in
-            // Keeps sending (so the idle timer never fires) but never finishes.
-            while true {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        let error = await #expect(throws: FerryError.self) { try await session.request(request).value }
-        #expect(error?.reason == .timedOut(.total))
-    }
-
     @Test func bodyLargerThanTheLimitFails() async throws {
         let session = stubSession(configure: { $0.maximumBodySize = 1000 }) { _ in
             StubResponse(chunks: [Data(count: 600), Data(count: 600)])

@@ -32,8 +32,7 @@ struct StreamBufferTests {
 
     /// Waits, without sleeping, until the buffer's consumer waits.
     private func waitForConsumer(of buffer: StreamBuffer) async throws {
-        for _ in 0..<1_000_000 where !buffer.isConsumerWaiting { await Task.yield() }
-        try #require(buffer.isConsumerWaiting)
+        try await waitUntil { buffer.isConsumerWaiting }
     }
 
     @Test func orderIsKeptAcrossMemoryAndTheSpillFile() async throws {

@@ -1,5 +1,6 @@
 import Ferry
 import FerryTestServer
+import Dispatch
 import Foundation
 
 /// A test server on a random loopback port and a session pointed at it over a given transport, for one test.
@@ -16,6 +17,14 @@ struct LiveServer: ~Copyable {
     }
 
     deinit {
-        server.shutdown()
+        server.shutDownInBackground()
+    }
+}
+
+extension TestServer {
+    /// Shuts the server down off the cooperative thread pool: its shutdown waits for every connection thread, and
+    /// one still pacing a response it no longer needs to send must not stall other tests' tasks.
+    func shutDownInBackground() {
+        DispatchQueue.global().async { [self] in shutdown() }
     }
 }

@@ -15,9 +15,10 @@ struct AsyncHTTPClientTransportTests {
 
     @Test func shutdownLetsInFlightRequestsFinishThenClosesTheClient() async throws {
         let server = try TestServer()
-        defer { server.shutdown() }
+        defer { server.shutDownInBackground() }
         let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
-        let slow = await session.get("drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "0.5")])
+        let slow = session.get("drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "0.5")])
+        slow.resume()
         _ = await server.waitForRequests(count: 1)
         await session.shutdown()
         #expect(try await slow.serializingData() == Data("*****".utf8))
@@ -27,7 +28,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test func aCallersClientIsNeverShutDown() async throws {
         let server = try TestServer()
-        defer { server.shutdown() }
+        defer { server.shutDownInBackground() }
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.defaultConfiguration)
         let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: client)))
         #expect(try await session.get("get").serializingJSON()["url"] != nil)
@@ -40,7 +41,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test func aStreamOfUnknownLengthIsSentChunkedAsItIsProduced() async throws {
         let server = try TestServer()
-        defer { server.shutdown() }
+        defer { server.shutDownInBackground() }
         let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
         let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
         let pieces = (0..<20).map { TestServer.patternBytes(count: 5_000, offset: $0 * 5_000) }
@@ -51,7 +52,7 @@ struct AsyncHTTPClientTransportTests {
             }
             continuation.finish()
         }
-        let task = await session.post("upload", body: .stream(chunks))
+        let task = session.post("upload", body: .stream(chunks))
         let receipt = try await task.serializingDecodable(Receipt.self)
         _ = await producer.value
         #expect(receipt.chunked)
@@ -63,7 +64,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test func aReleasedSessionShutsItsClientDownInTheBackground() async throws {
         let server = try TestServer()
-        defer { server.shutdown() }
+        defer { server.shutDownInBackground() }
         // No shutdown(): the transport's deinit closes the client; AsyncHTTPClient's deinit check must not fire.
         for _ in 0..<5 {
             let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))

@@ -4,19 +4,17 @@ import Foundation
 import NIOCore
 
 /// An AsyncHTTPClient response body, pulled by the pipeline. Its waits run through
-/// ``TransportContext/stoppable(_:)`` (AsyncHTTPClient stops only on task cancellation), a batch of chunks at a
-/// time when the whole body is read, so that a stop is paid for once per batch, not per chunk.
+/// ``TransportContext/stoppable(_:)`` (AsyncHTTPClient stops only on task cancellation): once per chunk for a
+/// stream's consumer, once for the whole body when the pipeline reads it all (``forEach(_:)``, which hands each
+/// chunk on from the child task as it arrives).
 ///
-/// `@unchecked Sendable`: it holds the engine's iterator, which is not `Sendable`; the pipeline reads a body from
-/// one task at a time (the ``ResponseBodySource`` contract), and every read goes through `reading`, in order.
+/// `@unchecked Sendable`: it holds the engine's iterator, which is not `Sendable`; a body is read from one task at
+/// a time (the ``ResponseBodySource`` contract), and every read goes through `stoppable`, which waits for its
+/// child before returning.
 final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
-    /// How many bytes one batch of ``forEach(_:)`` gathers before handing them on.
-    static let batchSize = 1 << 20
-
     private let body: HTTPClientResponse.Body
     private let context: TransportContext
     private var iterator: HTTPClientResponse.Body.AsyncIterator?
-    private var ended = false
 
     init(_ body: HTTPClientResponse.Body, context: TransportContext) {
         self.body = body
@@ -24,14 +22,20 @@ final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
     }
 
     func next() async throws -> Data? {
-        try await read(upTo: 1).first
+        do {
+            return try await context.stoppable { [self] in try await self.nextChunk() }
+        } catch {
+            throw FerryError.mappingAsyncHTTPClient(error)
+        }
     }
 
-    func forEach(_ consume: (Data) throws -> Void) async throws {
-        while true {
-            let batch = try await read(upTo: Self.batchSize)
-            if batch.isEmpty { return }
-            for chunk in batch { try consume(chunk) }
+    func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
+        do {
+            try await context.stoppable { [self] in
+                while let chunk = try await self.nextChunk() { try consume(chunk) }
+            }
+        } catch {
+            throw FerryError.mappingAsyncHTTPClient(error)
         }
     }
 
@@ -39,31 +43,12 @@ final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
         // Dropping the iterator (with the body) ends the request in AsyncHTTPClient.
     }
 
-    /// Reads chunks until `limit` bytes or the end; empty at the end.
-    private func read(upTo limit: Int) async throws -> [Data] {
-        guard !ended else { return [] }
-        do {
-            let (chunks, ended) = try await context.stoppable { [self] in try await self.gather(upTo: limit) }
-            self.ended = ended
-            return chunks
-        } catch {
-            ended = true
-            throw FerryError.mappingAsyncHTTPClient(error)
-        }
-    }
-
-    private func gather(upTo limit: Int) async throws -> ([Data], ended: Bool) {
+    private func nextChunk() async throws -> Data? {
         var iterator = self.iterator ?? body.makeAsyncIterator()
         defer { self.iterator = iterator }
-        var chunks: [Data] = []
-        var count = 0
-        while count < limit {
-            guard let buffer = try await iterator.next() else { return (chunks, true) }
-            chunks.append(Data(buffer.readableBytesView))
-            count += buffer.readableBytes
-            context.noteActivity()
-        }
-        return (chunks, false)
+        guard let buffer = try await iterator.next() else { return nil }
+        context.noteActivity()
+        return Data(buffer.readableBytesView)
     }
 }
 #endif

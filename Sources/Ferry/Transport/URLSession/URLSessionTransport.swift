@@ -14,6 +14,8 @@ import FoundationNetworking
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionEventRouter
+    /// Where tasks are made and resumed, off the cooperative pool.
+    private let taskQueue = DispatchQueue(label: "Ferry.URLSessionTransport.tasks")
     private let lifecycle = Mutex(Lifecycle())
 
     /// Orders task creation against invalidation without holding a lock while Foundation creates a task (which
@@ -55,11 +57,15 @@ public final class URLSessionTransport: Transport {
         context.onStop { [call] error in call.stop(error) }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: URLSessionCall.HeadContinuation) in
-                guard let task = makeTask(urlRequest, file: file) else {
-                    return continuation.resume(throwing: FerryError(.sessionShutDown))
+                // Creating and resuming a task wait for FoundationNetworking's work queue (`sync`): never on the
+                // caller's thread, which belongs to Swift's cooperative pool (two threads on a two-core machine).
+                taskQueue.async { [self] in
+                    guard let task = makeTask(urlRequest, file: file) else {
+                        return continuation.resume(throwing: FerryError(.sessionShutDown))
+                    }
+                    router.register(call, for: task.taskIdentifier)
+                    call.start(task, continuation: continuation)
                 }
-                router.register(call, for: task.taskIdentifier)
-                call.start(task, continuation: continuation)
             }
         } onCancel: {
             call.stop(FerryError(.cancelled))

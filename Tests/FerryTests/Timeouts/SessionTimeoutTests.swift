@@ -1,0 +1,75 @@
+@testable import Ferry
+import FerryTesting
+import Foundation
+import Testing
+
+/// Ferry's timeouts through a whole session, on a clock the test advances: exact, typed, no wall-clock waits.
+@Suite("Session timeouts on an injected clock")
+struct SessionTimeoutTests {
+    /// A session whose in-memory server signals when a request arrived and then never answers.
+    private static func stalledSession(
+        clock: ManualTimeoutClock, configure: @escaping (inout Session.Configuration) -> Void = { _ in }
+    ) -> (Session, AsyncStream<Void>) {
+        let (arrived, continuation) = AsyncStream<Void>.makeStream()
+        let session = stubSession(configure: { configuration in
+            configuration.timeoutClock = clock
+            configure(&configuration)
+        }) { _ in
+            continuation.yield()
+            try await waitForever()
+        }
+        return (session, arrived)
+    }
+
+    @Test func theIdleTimeoutFiresExactlyWhenItIsDueAndIsTyped() async throws {
+        let clock = ManualTimeoutClock()
+        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .milliseconds(150) }
+        let task = session.get("stall")
+        async let response = task.response
+        var requests = arrived.makeAsyncIterator()
+        await requests.next()
+        #expect(await clock.waitForSleepers(count: 1) == [clock.now + .milliseconds(150)])
+        clock.advance(by: .milliseconds(149))
+        #expect(await session.activeRequestCount == 1, "not due yet: the request still runs")
+        clock.advance(by: .milliseconds(1))
+        let error = try #require(await response.error)
+        #expect(error.reason == .timedOut(.idle))
+        #expect(error.underlyingError == nil, "reported as a timeout directly, not as a mapped cancellation")
+        #expect(await session.activeRequestCount == 0)
+    }
+
+    @Test func theTotalTimeoutWinsOverALongerIdleTimeout() async throws {
+        let clock = ManualTimeoutClock()
+        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .seconds(60) }
+        var request = Request(url: URL(string: "http://stub.test/slow")!)
+        request.totalTimeout = .milliseconds(200)
+        async let response = session.request(request).response
+        var requests = arrived.makeAsyncIterator()
+        await requests.next()
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(200))
+        #expect(await response.error?.reason == .timedOut(.total))
+    }
+
+    @Test func oneTimerServesManyRequests() async throws {
+        let clock = ManualTimeoutClock()
+        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .seconds(1) }
+        let tasks = (0..<20).map { session.get("stall/\($0)") }
+        for task in tasks { task.resume() }
+        var requests = arrived.makeAsyncIterator()
+        for _ in tasks { await requests.next() }
+        #expect(session.pipeline.timeouts.count == 20)
+        #expect(session.pipeline.timeouts.timersStarted == 1, "one sleeping timer for the session, not one per request")
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(1))
+        for task in tasks { #expect(await task.result.failureReason == .timedOut(.idle)) }
+        #expect(session.pipeline.timeouts.count == 0)
+    }
+
+    @Test func finishedRequestsLeaveNothingInTheTimer() async throws {
+        let session = stubSession { _ in .text("ok") }
+        for index in 0..<100 { _ = try await session.get("fast/\(index)").serializingString() }
+        #expect(session.pipeline.timeouts.count == 0)
+        #expect(session.pipeline.timeouts.timersStarted == 1)
+    }
+}
