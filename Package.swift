@@ -8,6 +8,8 @@ let asyncHTTPClient: Set<String> = ["AsyncHTTPClient"]
 
 let package = Package(
     name: "Ferry",
+    // `Mutex` (Synchronization) and `Duration` need these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Ferry", targets: ["Ferry"]),
         .library(name: "FerryTesting", targets: ["FerryTesting"]),

@@ -40,15 +40,15 @@ do {
     case "download-disk":
         let destination = URL(fileURLWithPath: path ?? "/tmp/ferry-bench.bin")
         try? FileManager.default.removeItem(at: destination)
-        let download = await session.download(url, to: destination)
-        let follower = followsProgress ? follow(download.progress) : nil
+        let download = session.download(url, to: destination)
+        let follower = followsProgress ? follow(download.downloadProgress) : nil
         let file = try await download.value
         _ = await follower?.value
         bytes = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         try FileManager.default.removeItem(at: file)
     case "upload-file":
         let file = URL(fileURLWithPath: path ?? "/tmp/ferry-bench.bin")
-        let task = await session.post(url, body: .file(file))
+        let task = session.post(url, body: .file(file))
         let follower = followsProgress ? follow(task.uploadProgress) : nil
         _ = try await task.serializingData()
         _ = await follower?.value

@@ -5,12 +5,13 @@ extension Transfer {
     /// later awaiters wait for the same outcome. Cancelled before it started, it never starts.
     struct StateMachine<Waiter> {
         private enum State {
-            case idle
+            /// Not started; waiters (only ever from `waitUntilFinished` racing a start) wait for the outcome.
+            case idle(waiters: [Waiter])
             case running(waiters: [Waiter])
             case finished(TransferOutcome)
         }
 
-        private var state = State.idle
+        private var state = State.idle(waiters: [])
 
         enum ClaimAction {
             /// The caller runs the transfer now, in its task.
@@ -24,8 +25,8 @@ extension Transfer {
         /// An awaiter arrives.
         mutating func claim() -> ClaimAction {
             switch state {
-            case .idle:
-                state = .running(waiters: [])
+            case .idle(let waiters):
+                state = .running(waiters: waiters)
                 return .run
             case .running:
                 return .wait
@@ -42,8 +43,9 @@ extension Transfer {
         /// An awaiter that did not run the transfer waits; an idle transfer keeps it waiting until it runs.
         mutating func wait(_ waiter: Waiter) -> WaitAction {
             switch state {
-            case .idle:
-                state = .running(waiters: [waiter])
+            case .idle(var waiters):
+                waiters.append(waiter)
+                state = .idle(waiters: waiters)
                 return .suspend
             case .running(var waiters):
                 waiters.append(waiter)
@@ -57,10 +59,7 @@ extension Transfer {
         /// The runner finished: the waiters to resume with `outcome`. Only the first outcome counts.
         mutating func finish(_ outcome: TransferOutcome) -> [Waiter] {
             switch state {
-            case .idle:
-                state = .finished(outcome)
-                return []
-            case .running(let waiters):
+            case .idle(let waiters), .running(let waiters):
                 state = .finished(outcome)
                 return waiters
             case .finished:
@@ -72,16 +71,17 @@ extension Transfer {
             case none
             /// Stop the running transfer.
             case stop
-            /// It had not started: it is now finished with `outcome`; resume these waiters.
-            case finished([Waiter])
+            /// It had not started: it is now finished with this outcome; resume these waiters with it.
+            case finished([Waiter], TransferOutcome)
         }
 
         /// `cancel()` was called.
         mutating func cancel(cancelledOutcome: @autoclosure () -> TransferOutcome) -> CancelAction {
             switch state {
-            case .idle:
-                state = .finished(cancelledOutcome())
-                return .finished([])
+            case .idle(let waiters):
+                let outcome = cancelledOutcome()
+                state = .finished(outcome)
+                return .finished(waiters, outcome)
             case .running:
                 return .stop
             case .finished:

@@ -54,9 +54,8 @@ final class Transfer: Sendable {
         switch action {
         case .none: break
         case .stop: controls.signal.stop(FerryError(.cancelled))
-        case .finished(let waiters):
+        case .finished(let waiters, let outcome):
             finishProgress()
-            let outcome = TransferOutcome.failure(FerryError(.cancelled), request: request)
             for waiter in waiters { waiter.resume(returning: outcome) }
         }
     }

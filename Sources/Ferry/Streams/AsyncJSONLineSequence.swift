@@ -10,10 +10,10 @@ where Base.Element == Data {
     public typealias Element = Value
 
     private let base: Base
-    private let decoder: JSONDecoder
+    private let decoder: any DataDecoder
     private let maximumLineLength: Int
 
-    init(base: Base, decoder: JSONDecoder, maximumLineLength: Int) {
+    init(base: Base, decoder: any DataDecoder, maximumLineLength: Int) {
         self.base = base
         self.decoder = decoder
         self.maximumLineLength = maximumLineLength
@@ -28,9 +28,9 @@ where Base.Element == Data {
     /// Iterates over the values of a streamed body.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var framing: FramingIterator<Base.AsyncIterator, LineSplitter>
-        private let decoder: JSONDecoder
+        private let decoder: any DataDecoder
 
-        init(base: Base.AsyncIterator, decoder: JSONDecoder, maximumLineLength: Int) {
+        init(base: Base.AsyncIterator, decoder: any DataDecoder, maximumLineLength: Int) {
             framing = FramingIterator(base: base, framer: LineSplitter(maximumLineLength: maximumLineLength))
             self.decoder = decoder
         }

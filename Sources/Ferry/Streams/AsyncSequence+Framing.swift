@@ -27,7 +27,7 @@ extension AsyncSequence where Element == Data {
     /// - Returns: A sequence of decoded values.
     public func jsonLines<Value: Decodable & Sendable>(
         of type: Value.Type,
-        decoder: JSONDecoder = JSONDecoder(),
+        decoder: some DataDecoder = JSONDecoder(),
         maximumLineLength: Int = 1 << 20
     ) -> AsyncJSONLineSequence<Self, Value> {
         AsyncJSONLineSequence(base: self, decoder: decoder, maximumLineLength: maximumLineLength)

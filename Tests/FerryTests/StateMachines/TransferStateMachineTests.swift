@@ -43,11 +43,13 @@ struct TransferStateMachineTests {
 
     @Test func cancellingBeforeTheStartFinishesWithoutRunning() {
         var machine = Machine()
-        guard case .finished(let waiters) = machine.cancel(cancelledOutcome: Self.outcome(.cancelled)) else {
+        guard case .finished(let waiters, let cancelled) = machine.cancel(cancelledOutcome: Self.outcome(.cancelled))
+        else {
             Issue.record("an unstarted transfer finishes at once")
             return
         }
         #expect(waiters.isEmpty)
+        #expect(cancelled.error?.reason == .cancelled)
         guard case .finished(let outcome) = machine.claim() else { Issue.record("it never runs"); return }
         #expect(outcome.error?.reason == .cancelled)
     }
