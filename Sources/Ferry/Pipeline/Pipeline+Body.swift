@@ -23,7 +23,7 @@ extension Pipeline {
 
     /// Runs a request whose body is collected in memory.
     func runData(_ request: Request, controls: TransferControls) async -> TransferOutcome {
-        var exchange = Exchange(start: .now)
+        var exchange = Exchange(start: timeouts.now)
         defer { exchange.timeout?.cancel() }
         let opened: Opened
         do {
@@ -34,7 +34,8 @@ extension Pipeline {
         let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
         do {
             let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
-            return exchange.outcome(body: body, error: nil)
+            // A deadline that passed while the last bytes came in still counts: the request took too long.
+            return exchange.outcome(body: body, error: controls.signal.error)
         } catch {
             return exchange.outcome(body: memory.destination.body, error: error)
         }

@@ -24,7 +24,7 @@ extension Pipeline {
             temporary = DownloadTarget.temporaryFile()
         }
         let file = DownloadFile(url: temporary, resumeOffset: offset)
-        var exchange = Exchange(start: .now)
+        var exchange = Exchange(start: timeouts.now)
         defer { exchange.timeout?.cancel() }
         var outcome: TransferOutcome
         do {

@@ -88,7 +88,7 @@ final class StreamTransfer: RunningTransfer {
         guard registry?.begin(self) ?? true else {
             return finish(.failure(FerryError(.sessionShutDown), request: request))
         }
-        var exchange = Exchange(start: .now)
+        var exchange = Exchange(start: pipeline.timeouts.now)
         do {
             let opened = try await pipeline.open(request, controls: controls, exchange: &exchange)
             exchange.timeout?.pause()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Ferry's timeouts through a whole session, on a clock the test advances: exact, typed, no wall-clock waits.
-@Suite("Session timeouts on an injected clock")
+@Suite("Session timeouts on an injected clock", .timeLimit(.minutes(1)))
 struct SessionTimeoutTests {
     /// A session whose in-memory server signals when a request arrived and then never answers.
     private static func stalledSession(

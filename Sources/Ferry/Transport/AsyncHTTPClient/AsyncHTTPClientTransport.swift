@@ -75,13 +75,58 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: ``FerryError``.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         guard !isShutDown.withLock({ $0 }) else { throw FerryError(.sessionShutDown, request: request) }
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.reserveCapacity(request.headers.count)
+        for header in request.headers {
+            headers.add(name: header.name, value: header.value)
+        }
+        let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        switch request.body?.content {
+        case nil:
+            return try await exchange(request, method: method, headers: headers, body: nil, context: context)
+        case .data(let data):
+            // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
+            return try await exchange(request, method: method, headers: headers, body: .bytes(data), context: context)
+        case .file, .stream:
+            return try await stream(request, method: method, headers: headers, context: context)
+        }
+    }
+
+    /// A request whose body (if any) is in memory, on the engine's delegate API: no task of Ferry's, and stopped
+    /// by cancelling the engine's own task.
+    private func exchange(
+        _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, body: HTTPClient.Body?,
+        context: TransportContext
+    ) async throws -> TransportResponse {
+        let outbound: HTTPClient.Request
+        do {
+            outbound = try HTTPClient.Request(url: request.url, method: method, headers: headers, body: body)
+        } catch {
+            throw FerryError.mappingAsyncHTTPClient(error)
+        }
+        let exchange = AsyncHTTPClientExchange(context: context, url: request.url, expectedUpload: request.body?.count)
+        context.onStop { error in exchange.stop(error) }
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: AsyncHTTPClientExchange.HeadContinuation) in
+                exchange.start(continuation) { [client] delegate in
+                    client.execute(request: outbound, delegate: delegate, eventLoop: .indifferent, deadline: nil)
+                }
+            }
+        } onCancel: {
+            exchange.stop(FerryError(.cancelled))
+        }
+        return TransportResponse(head: head, body: request.method == .head ? .empty : ResponseBody(exchange))
+    }
+
+    /// A request whose body is read from a file or produced as it goes, on the engine's async API (which pulls
+    /// the body from an `AsyncSequence`), run through ``TransportContext/stoppable(_:)``.
+    private func stream(
+        _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, context: TransportContext
+    ) async throws -> TransportResponse {
         let counter = UploadCounter(context: context, expected: request.body?.count)
         var outbound = HTTPClientRequest(url: request.url.absoluteString)
-        outbound.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        outbound.headers.reserveCapacity(request.headers.count)
-        for header in request.headers {
-            outbound.headers.add(name: header.name, value: header.value)
-        }
+        outbound.method = method
+        outbound.headers = headers
         outbound.body = try Self.body(of: request, counter: counter)
         let response: HTTPClientResponse
         do {
@@ -91,14 +136,13 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw FerryError.mappingAsyncHTTPClient(error)
         }
-        counter.finishIfKnown()
-        let version = "HTTP/\(response.version.major).\(response.version.minor)"
-        var headers = HTTPHeaders()
+        var fields = HTTPHeaders()
         for field in response.headers {
-            headers.add(name: field.name, value: field.value)
+            fields.add(name: field.name, value: field.value)
         }
         let head = HTTPResponse(
-            statusCode: Int(response.status.code), headers: headers, url: request.url, httpVersion: version)
+            statusCode: Int(response.status.code), headers: fields, url: request.url,
+            httpVersion: "HTTP/\(response.version.major).\(response.version.minor)")
         return TransportResponse(head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context)))
     }
 
@@ -112,13 +156,11 @@ public final class AsyncHTTPClientTransport: Transport {
         try? await client.shutdown()
     }
 
+    /// A file or stream body as the engine's async API takes it, counted as it is sent.
     private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body? {
-        guard let body = request.body else { return nil }
-        switch body.content {
-        case .data(let data):
-            counter.expectAll(Int64(data.count))
-            // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
-            return .bytes(data)
+        switch request.body?.content {
+        case nil, .data:
+            return nil
         case .file(let url):
             let chunks = try FileChunks(url: url)
             return .stream(CountedChunks(base: chunks.sequence, counter: counter), length: .known(chunks.size))

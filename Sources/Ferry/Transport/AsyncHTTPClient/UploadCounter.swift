@@ -7,34 +7,22 @@ import Synchronization
 final class UploadCounter: Sendable {
     private let context: TransportContext
     private let expected: Int64?
-    private let state = Mutex((sent: Int64(0), whole: Int64?.none))
+    private let state = Mutex(Int64(0))
 
     init(context: TransportContext, expected: Int64?) {
         self.context = context
         self.expected = expected
     }
 
-    var sent: Int64 { state.withLock { $0.sent } }
+    var sent: Int64 { state.withLock { $0 } }
 
     /// Adds bytes handed to the client.
     func add(_ count: Int) {
-        let total = state.withLock { state in
-            state.sent += Int64(count)
-            return state.sent
+        let total = state.withLock { sent in
+            sent += Int64(count)
+            return sent
         }
         context.noteSent(totalBytesSent: total, expected: expected)
-    }
-
-    /// A body sent in one piece: counted once the response arrives.
-    func expectAll(_ count: Int64) {
-        state.withLock { $0.whole = count }
-    }
-
-    /// Reports a one-piece body as sent.
-    func finishIfKnown() {
-        guard let whole = state.withLock({ $0.whole }) else { return }
-        state.withLock { $0.sent = whole }
-        context.noteSent(totalBytesSent: whole, expected: whole)
     }
 }
 

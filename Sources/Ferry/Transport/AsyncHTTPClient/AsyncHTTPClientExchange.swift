@@ -1,0 +1,127 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// One request on AsyncHTTPClient's delegate API: the callbacks (on the connection's event loop) resume the
+/// pipeline with the head, then queue body parts for the pipeline to pull, pausing the engine's reads past a
+/// watermark (real back-pressure). No task of its own: the engine's `HTTPClient.Task` is cancelled directly when
+/// Ferry stops the request, so a timeout or `cancel()` needs no child task either.
+final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySource, Sendable {
+    typealias Response = Void
+    typealias HeadContinuation = CheckedContinuation<HTTPResponse, any Error>
+    private typealias Machine = StateMachine<
+        HeadContinuation, UnsafeContinuation<Void, Never>, EventLoopPromise<Void>, HTTPClient.Task<Void>
+    >
+
+    private let context: TransportContext
+    private let url: URL
+    private let expectedUpload: Int64?
+    private let state = Mutex(Machine())
+    private let sent = Atomic<Int64>(0)
+
+    init(context: TransportContext, url: URL, expectedUpload: Int64?) {
+        self.context = context
+        self.url = url
+        self.expectedUpload = expectedUpload
+    }
+
+    /// Starts the request with `execute`, resuming `continuation` with the head.
+    func start(_ continuation: HeadContinuation, execute: (AsyncHTTPClientExchange) -> HTTPClient.Task<Void>) {
+        if let error = state.withLock({ $0.start(continuation) }) {
+            return continuation.resume(throwing: error)
+        }
+        let task = execute(self)
+        if state.withLock({ $0.attach(task) }) { task.cancel() }
+    }
+
+    /// Ferry stops the request (a timeout, `cancel()`, the caller's cancellation, the body released unread).
+    func stop(_ error: FerryError) {
+        let task = state.withLock { $0.task }
+        finish(error)
+        task?.cancel()
+    }
+
+    private func finish(_ error: FerryError?) {
+        switch state.withLock({ $0.end(error) }) {
+        case .none: break
+        case .failHead(let continuation, let error): continuation.resume(throwing: error)
+        case .endBody(let consumer, let paused):
+            consumer?.resume()
+            paused?.fail(error ?? FerryError(.cancelled))
+        }
+    }
+
+    // MARK: HTTPClientResponseDelegate (on the event loop)
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        let total = sent.add(Int64(part.readableBytes), ordering: .relaxed).newValue
+        context.noteSent(totalBytesSent: total, expected: expectedUpload)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        context.noteActivity()
+        var headers = HTTPHeaders()
+        for field in head.headers { headers.add(name: field.name, value: field.value) }
+        let response = HTTPResponse(
+            statusCode: Int(head.status.code), headers: headers, url: url,
+            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
+        state.withLock { $0.receiveHead() }?.resume(returning: response)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        context.noteActivity()
+        let part = Data(buffer.readableBytesView)
+        let eventLoop = task.eventLoop
+        switch state.withLock({ $0.receive(part) { eventLoop.makePromise(of: Void.self) } }) {
+        case .proceed(let consumer):
+            consumer?.resume()
+            return eventLoop.makeSucceededVoidFuture()
+        case .pause(let consumer, let promise):
+            consumer?.resume()
+            return promise.futureResult
+        case .drop:
+            return eventLoop.makeSucceededVoidFuture()
+        }
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        finish(FerryError.mappingAsyncHTTPClient(error))
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        finish(nil)
+    }
+
+    // MARK: ResponseBodySource (in the reading task)
+
+    func next() async throws -> Data? {
+        while true {
+            switch state.withLock({ $0.next() }) {
+            case .chunk(let chunk, let paused):
+                paused?.succeed()
+                return chunk
+            case .end:
+                return nil
+            case .fail(let error):
+                throw error
+            case .wait:
+                await withTaskCancellationHandler {
+                    await withUnsafeContinuation { continuation in
+                        if !state.withLock({ $0.wait(continuation) }) { continuation.resume() }
+                    }
+                } onCancel: {
+                    stop(FerryError(.cancelled))
+                }
+            }
+        }
+    }
+
+    func cancel() {
+        stop(FerryError(.cancelled))
+    }
+}
+#endif
