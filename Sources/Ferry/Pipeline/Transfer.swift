@@ -76,6 +76,9 @@ final class Transfer: Sendable {
             outcome = await run(controls)
             registry?.end(self)
         }
+        // The transport's stop handler holds its call, which holds the context, which holds the signal: the cycle
+        // ends with the transfer.
+        controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
         finishProgress()
         for waiter in waiters { waiter.resume(returning: outcome) }

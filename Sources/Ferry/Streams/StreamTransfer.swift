@@ -225,6 +225,8 @@ final class StreamTransfer: RunningTransfer {
                 return (headWaiters, state.finishWaiters, exchange)
             }
         exchange?.timeout?.cancel()
+        // The transport's stop handler holds its call, which holds the context, which holds the signal.
+        controls.signal.removeHandler()
         controls.downloadProgress.finish()
         controls.uploadProgress.finish()
         for waiter in headWaiters { waiter.resume() }

@@ -83,3 +83,38 @@ struct StructuredConcurrencyTests {
         #expect(await session.activeRequestCount == 0)
     }
 }
+
+/// Something a transport's stop handler keeps alive, to see when it is released.
+private final class CallState: Sendable {}
+
+/// Weak references to every call state a transport made.
+private final class CallLog: Sendable {
+    struct Weak: Sendable {
+        weak var value: CallState?
+    }
+
+    let calls = Mutex<[Weak]>([])
+}
+
+/// A transport whose stop handler holds the call's state, which holds the context, as real transports do.
+private struct CyclingTransport: Transport {
+    let log: CallLog
+
+    func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
+        let call = CallState()
+        log.calls.withLock { $0.append(CallLog.Weak(value: call)) }
+        context.onStop { _ in withExtendedLifetime((call, context)) {} }
+        return TransportResponse(head: HTTPResponse(statusCode: 200, url: request.url), body: .chunks([Data("ok".utf8)]))
+    }
+}
+
+@Suite("Transfer lifetime")
+struct TransferLifetimeTests {
+    @Test func aTransportsStopHandlerIsReleasedWithTheTransfer() async throws {
+        let log = CallLog()
+        let session = Session(transport: CyclingTransport(log: log))
+        for _ in 0..<10 { _ = try await session.get("http://stub.test/").serializingData() }
+        #expect(log.calls.withLock { $0.count } == 10)
+        #expect(log.calls.withLock { $0.allSatisfy { $0.value == nil } }, "no call state outlives its transfer")
+    }
+}

@@ -33,9 +33,11 @@ extension AsyncHTTPClientExchange {
 
         /// The engine's task handle; returns `true` when the request was stopped meanwhile (cancel it).
         mutating func attach(_ task: Task) -> Bool {
-            self.task = task
-            if case .ended(let error) = phase, error != nil { return true }
-            return false
+            guard case .ended(let error) = phase else {
+                self.task = task
+                return false
+            }
+            return error != nil
         }
 
         /// The head arrived: the continuation to resume with it.
@@ -75,8 +77,10 @@ extension AsyncHTTPClientExchange {
             case endBody(Consumer?, Promise?)
         }
 
-        /// The body ended (`nil`), or the request failed or was stopped (`error`). The first end counts.
+        /// The body ended (`nil`), or the request failed or was stopped (`error`). The first end counts, and
+        /// forgets the engine's task (which holds this request's delegate).
         mutating func end(_ error: FerryError?) -> EndAction {
+            if case .ended = phase {} else { task = nil }
             switch phase {
             case .idle:
                 phase = .ended(error)
