@@ -163,8 +163,8 @@ final class TimeoutScheduler: Sendable {
     /// - Returns: The sleeper.
     private func startTimer(generation: UInt64, wake: ContinuousClock.Instant) -> Task<Void, Never> {
         // Detached: the session's timer inherits neither the priority nor the task locals of the request that
-        // happened to start it.
-        Task.detached { [weak self, clock] in
+        // happened to start it. On its own executor: it fires on time when the cooperative threads are all busy.
+        Task.detached(executorPreference: TimerExecutor.shared) { [weak self, clock] in
             var wake = wake
             while true {
                 do {

@@ -5,6 +5,10 @@ extension AsyncHTTPClientExchange {
     /// One AsyncHTTPClient request as Ferry sees it, a plain value tested alone: the head continuation is resumed
     /// once; body parts queue up to a high watermark, past which the engine's read waits (`Promise`) until the
     /// consumer drained below the low watermark; the first end or stop wins.
+    ///
+    /// Wake-ups that the event loop causes are not done at once but gathered into one ``flush()`` at the end of the
+    /// event loop's tick: a small response whose head, body and end arrive in one read wakes the pipeline once, not
+    /// three times.
     struct StateMachine<HeadContinuation, Consumer, Promise, Task> {
         private enum Phase {
             case idle
@@ -17,11 +21,13 @@ extension AsyncHTTPClientExchange {
         static var lowWatermark: Int { 256 << 10 }
 
         private var phase = Phase.idle
+        private var pendingHead: (HeadContinuation, HTTPResponse)?
         private var chunks: [Data] = []
         private var first = 0
         private var buffered = 0
         private var consumer: Consumer?
         private var paused: Promise?
+        private var flushScheduled = false
         private(set) var task: Task?
 
         /// The request starts; its head will resume `continuation`.
@@ -40,47 +46,57 @@ extension AsyncHTTPClientExchange {
             return error != nil
         }
 
-        /// The head arrived: the continuation to resume with it.
-        mutating func receiveHead() -> HeadContinuation? {
-            guard case .awaitingHead(let continuation) = phase else { return nil }
+        /// Whether the caller must schedule a ``flush()`` (none is scheduled yet).
+        private mutating func needsFlush() -> Bool {
+            defer { flushScheduled = true }
+            return !flushScheduled
+        }
+
+        /// The head arrived (on the event loop); returns whether to schedule a flush.
+        mutating func receiveHead(_ head: HTTPResponse) -> Bool {
+            guard case .awaitingHead(let continuation) = phase else { return false }
             phase = .streaming
-            return continuation
+            pendingHead = (continuation, head)
+            return needsFlush()
         }
 
         enum PartAction {
-            /// Let the engine read on; resume this consumer, if one waits.
-            case proceed(Consumer?)
-            /// Make the engine wait for the promise, which the consumer fulfils; resume this consumer, if one waits.
-            case pause(Consumer?, Promise)
+            /// Let the engine read on; schedule a flush when `true`.
+            case proceed(flush: Bool)
+            /// Make the engine wait for the promise, which the consumer fulfils; schedule a flush when `true`.
+            case pause(Promise, flush: Bool)
             /// Ferry no longer wants the body.
             case drop
         }
 
-        /// A body part arrived. `makePromise` is called only when the engine must wait.
+        /// A body part arrived (on the event loop). `makePromise` is called only when the engine must wait.
         mutating func receive(_ part: Data, makePromise: () -> Promise) -> PartAction {
             guard case .streaming = phase else { return .drop }
             chunks.append(part)
             buffered += part.count
-            let waiting = consumer
-            consumer = nil
-            guard buffered >= Self.highWatermark else { return .proceed(waiting) }
+            let flush = consumer != nil && needsFlush()
+            guard buffered >= Self.highWatermark else { return .proceed(flush: flush) }
             let promise = makePromise()
             paused = promise
-            return .pause(waiting, promise)
+            return .pause(promise, flush: flush)
         }
 
         enum EndAction {
             case none
             /// Fail the head continuation with the error.
             case failHead(HeadContinuation, FerryError)
-            /// Resume the consumer (it reads the end); fail a pending promise.
-            case endBody(Consumer?, Promise?)
+            /// Schedule a flush when `true` (the consumer, or a head still to hand on, reads the end then); fail a
+            /// pending promise.
+            case flush(Bool, Promise?)
+            /// Resume these at once (a stop from outside the event loop); fail a pending promise.
+            case resume((HeadContinuation, HTTPResponse)?, Consumer?, Promise?)
         }
 
-        /// The body ended (`nil`), or the request failed or was stopped (`error`). The first end counts, and
-        /// forgets the engine's task (which holds this request's delegate).
-        mutating func end(_ error: FerryError?) -> EndAction {
-            if case .ended = phase {} else { task = nil }
+        /// The body ended (`nil`), or the request failed or was stopped (`error`); `onEventLoop` when the engine
+        /// reported it. The first end counts, and forgets the engine's task (which holds this request's delegate).
+        mutating func end(_ error: FerryError?, onEventLoop: Bool) -> EndAction {
+            if case .ended = phase { return .none }
+            task = nil
             switch phase {
             case .idle:
                 phase = .ended(error)
@@ -89,14 +105,34 @@ extension AsyncHTTPClientExchange {
                 let failure = error ?? FerryError(.transport(.invalidResponse))
                 phase = .ended(failure)
                 return .failHead(continuation, failure)
-            case .streaming:
+            case .streaming, .ended:
                 phase = .ended(error)
-                if error != nil { chunks = []; first = 0; buffered = 0 }
-                defer { consumer = nil; paused = nil }
-                return .endBody(consumer, paused)
-            case .ended:
-                return .none
+                if error != nil {
+                    chunks = []
+                    first = 0
+                    buffered = 0
+                }
+                let promise = paused
+                paused = nil
+                if onEventLoop {
+                    return .flush((consumer != nil || pendingHead != nil) && needsFlush(), promise)
+                }
+                defer {
+                    consumer = nil
+                    pendingHead = nil
+                }
+                return .resume(pendingHead, consumer, promise)
             }
+        }
+
+        /// The event loop's tick is over: the head to hand on and the consumer to wake, if any.
+        mutating func flush() -> ((HeadContinuation, HTTPResponse)?, Consumer?) {
+            flushScheduled = false
+            defer {
+                pendingHead = nil
+                consumer = nil
+            }
+            return (pendingHead, consumer)
         }
 
         enum NextAction {

@@ -40,18 +40,29 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     /// Ferry stops the request (a timeout, `cancel()`, the caller's cancellation, the body released unread).
     func stop(_ error: FerryError) {
         let task = state.withLock { $0.task }
-        finish(error)
+        end(error, onEventLoop: nil)
         task?.cancel()
     }
 
-    private func finish(_ error: FerryError?) {
-        switch state.withLock({ $0.end(error) }) {
+    private func end(_ error: FerryError?, onEventLoop eventLoop: (any EventLoop)?) {
+        switch state.withLock({ $0.end(error, onEventLoop: eventLoop != nil) }) {
         case .none: break
         case .failHead(let continuation, let error): continuation.resume(throwing: error)
-        case .endBody(let consumer, let paused):
+        case .flush(let scheduling, let paused):
+            paused?.fail(error ?? FerryError(.cancelled))
+            if scheduling { eventLoop?.execute { self.flush() } }
+        case .resume(let head, let consumer, let paused):
+            head.map { continuation, head in continuation.resume(returning: head) }
             consumer?.resume()
             paused?.fail(error ?? FerryError(.cancelled))
         }
+    }
+
+    /// Hands on what the event loop's last tick brought: the head, and the consumer's next chunks or end.
+    private func flush() {
+        let (head, consumer) = state.withLock { $0.flush() }
+        head.map { continuation, head in continuation.resume(returning: head) }
+        consumer?.resume()
     }
 
     // MARK: HTTPClientResponseDelegate (on the event loop)
@@ -68,7 +79,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
         let response = HTTPResponse(
             statusCode: Int(head.status.code), headers: headers, url: url,
             httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
-        state.withLock { $0.receiveHead() }?.resume(returning: response)
+        if state.withLock({ $0.receiveHead(response) }) { task.eventLoop.execute { self.flush() } }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -77,11 +88,11 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
         let part = Data(buffer.readableBytesView)
         let eventLoop = task.eventLoop
         switch state.withLock({ $0.receive(part) { eventLoop.makePromise(of: Void.self) } }) {
-        case .proceed(let consumer):
-            consumer?.resume()
+        case .proceed(let flush):
+            if flush { eventLoop.execute { self.flush() } }
             return eventLoop.makeSucceededVoidFuture()
-        case .pause(let consumer, let promise):
-            consumer?.resume()
+        case .pause(let promise, let flush):
+            if flush { eventLoop.execute { self.flush() } }
             return promise.futureResult
         case .drop:
             return eventLoop.makeSucceededVoidFuture()
@@ -89,11 +100,11 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     }
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-        finish(FerryError.mappingAsyncHTTPClient(error))
+        end(FerryError.mappingAsyncHTTPClient(error), onEventLoop: task.eventLoop)
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        finish(nil)
+        end(nil, onEventLoop: task.eventLoop)
     }
 
     // MARK: ResponseBodySource (in the reading task)
