@@ -31,11 +31,13 @@ let package = Package(
         .target(
             name: "Ferry",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClient)),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClient)),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
             ]
         ),
         .target(name: "FerryTesting", dependencies: ["Ferry"]),

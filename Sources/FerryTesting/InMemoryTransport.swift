@@ -38,7 +38,8 @@ public struct InMemoryTransport: Transport {
             headers.add(name: "Content-Length", value: String(length))
         }
         if let sent = request.body?.count, sent > 0 { context.noteSent(totalBytesSent: sent, expected: sent) }
-        let head = HTTPResponse(statusCode: stub.statusCode, headers: headers, url: request.url, httpVersion: "HTTP/1.1")
+        let head = HTTPResponse(
+            statusCode: stub.statusCode, headers: headers, url: request.url, httpVersion: "HTTP/1.1")
         return TransportResponse(head: head, body: request.method == .head ? .empty : .chunks(stub.chunks))
     }
 }

@@ -56,7 +56,8 @@ public struct StubResponse: Sendable {
     public static func json<Value: Encodable>(
         encoding value: Value, statusCode: Int = 200, encoder: JSONEncoder = JSONEncoder()
     ) throws -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: ["Content-Type": "application/json"], body: try encoder.encode(value))
+        StubResponse(
+            statusCode: statusCode, headers: ["Content-Type": "application/json"], body: try encoder.encode(value))
     }
 
     /// A text response.

@@ -20,7 +20,9 @@ enum Output {
 
     /// The body as text: pretty-printed JSON when it parses, else UTF-8 text, else a byte count.
     static func body(_ data: Data, head: HTTPResponse?) -> String {
-        if head?.mimeType?.contains("json") == true || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[") {
+        if head?.mimeType?.contains("json") == true || data.first == UInt8(ascii: "{")
+            || data.first == UInt8(ascii: "[")
+        {
             if let json = try? JSON(parsing: data) {
                 return String(decoding: json.encoded(pretty: true), as: UTF8.self)
             }

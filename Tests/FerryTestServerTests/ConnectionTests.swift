@@ -28,7 +28,9 @@ struct ConnectionTests {
         defer { server.shutdown() }
         let client = try RawClient(port: server.port)
 
-        client.send(TestServer.requestText("/status/201") + TestServer.requestText("/bytes/3") + TestServer.requestText("/status/202"))
+        client.send(
+            TestServer.requestText("/status/201") + TestServer.requestText("/bytes/3")
+                + TestServer.requestText("/status/202"))
         let statuses = try (0..<3).map { _ in try client.readResponse().status }
 
         #expect(statuses == [201, 200, 202])

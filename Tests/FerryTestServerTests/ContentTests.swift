@@ -79,13 +79,15 @@ struct ContentTests {
         #expect((try? JSONSerialization.jsonObject(with: invalid.body)) == nil)
     }
 
-    @Test("/text encodes in the requested charset", arguments: [
-        ("utf-8", "Grüße", [0x47, 0x72, 0xC3, 0xBC, 0xC3, 0x9F, 0x65]),
-        ("iso-8859-1", "Grüße", [0x47, 0x72, 0xFC, 0xDF, 0x65]),
-        ("windows-1252", "€–", [0x80, 0x96]),
-        ("us-ascii", "Hi", [0x48, 0x69]),
-        ("utf-16", "é", [0xFE, 0xFF, 0x00, 0xE9]),
-    ] as [(String, String, [UInt8])])
+    @Test(
+        "/text encodes in the requested charset",
+        arguments: [
+            ("utf-8", "Grüße", [0x47, 0x72, 0xC3, 0xBC, 0xC3, 0x9F, 0x65]),
+            ("iso-8859-1", "Grüße", [0x47, 0x72, 0xFC, 0xDF, 0x65]),
+            ("windows-1252", "€–", [0x80, 0x96]),
+            ("us-ascii", "Hi", [0x48, 0x69]),
+            ("utf-16", "é", [0xFE, 0xFF, 0x00, 0xE9]),
+        ] as [(String, String, [UInt8])])
     func text(charset: String, text: String, expected: [UInt8]) throws {
         let server = try TestServer()
         defer { server.shutdown() }

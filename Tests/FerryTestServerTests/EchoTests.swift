@@ -76,9 +76,11 @@ struct EchoTests {
         #expect(try response.json()["data"] as? String == "data:application/octet-stream;base64,/wDD")
     }
 
-    @Test("Every echo path answers any method", arguments: [
-        "/get", "/anything", "/anything/deep/path", "/post", "/put", "/patch", "/delete", "/echo",
-    ])
+    @Test(
+        "Every echo path answers any method",
+        arguments: [
+            "/get", "/anything", "/anything/deep/path", "/post", "/put", "/patch", "/delete", "/echo",
+        ])
     func echoPaths(path: String) throws {
         let server = try TestServer()
         defer { server.shutdown() }

@@ -7,7 +7,9 @@ import Testing
 @Suite("Faults")
 struct FaultTests {
     /// Sends `GET target` on a new connection and reads until the server ends it (or `timeout` of silence).
-    private func exchange(_ server: TestServer, _ target: String, timeout: Duration = .seconds(5)) throws
+    private func exchange(
+        _ server: TestServer, _ target: String, timeout: Duration = .seconds(5)
+    ) throws
         -> (text: String, bytes: Data, ending: RawClient.Ending)
     {
         let client = try RawClient(port: server.port)

@@ -10,9 +10,11 @@ import Glibc
 
 @Suite("Lifecycle")
 struct LifecycleTests {
-    @Test("Only loopback hosts are accepted, and ports must be valid", arguments: [
-        "10.0.0.1", "0.0.0.0", "192.168.1.1", "example.com", "::", "8.8.8.8",
-    ])
+    @Test(
+        "Only loopback hosts are accepted, and ports must be valid",
+        arguments: [
+            "10.0.0.1", "0.0.0.0", "192.168.1.1", "example.com", "::", "8.8.8.8",
+        ])
     func refusesNonLoopback(host: String) {
         #expect(throws: TestServerError.nonLoopbackHost(host)) { try TestServer(host: host) }
     }

@@ -19,9 +19,11 @@ struct RangeTests {
         #expect(response.header("Last-Modified") != nil)
     }
 
-    @Test("A satisfiable range gets 206 with Content-Range and exactly those bytes", arguments: [
-        ("bytes=10-19", 10..<20), ("bytes=90-", 90..<100), ("bytes=-5", 95..<100), ("bytes=95-200", 95..<100),
-    ])
+    @Test(
+        "A satisfiable range gets 206 with Content-Range and exactly those bytes",
+        arguments: [
+            ("bytes=10-19", 10..<20), ("bytes=90-", 90..<100), ("bytes=-5", 95..<100), ("bytes=95-200", 95..<100),
+        ])
     func partial(range: String, expected: Range<Int>) throws {
         let server = try TestServer()
         defer { server.shutdown() }

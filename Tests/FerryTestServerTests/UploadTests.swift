@@ -92,14 +92,16 @@ struct UploadTests {
 
 @Suite("Malformed requests")
 struct MalformedRequestTests {
-    @Test("Malformed requests get an error status and a close", arguments: [
-        ("GARBAGE\r\n\r\n", 400),
-        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-        ("GET / HTTP/1.1\r\nContent-Length: abc\r\n\r\n", 400),
-        ("GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", 400),
-        ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
-        ("POST /post HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
-    ])
+    @Test(
+        "Malformed requests get an error status and a close",
+        arguments: [
+            ("GARBAGE\r\n\r\n", 400),
+            ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+            ("GET / HTTP/1.1\r\nContent-Length: abc\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
+            ("POST /post HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ])
     func malformed(request: String, status: Int) throws {
         let server = try TestServer()
         defer { server.shutdown() }

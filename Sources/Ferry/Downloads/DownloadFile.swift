@@ -41,7 +41,8 @@ final class DownloadFile: Sendable {
             guard let start = Self.rangeStart(head.headers["Content-Range"]), start == resumeOffset else {
                 throw FerryError(
                     .transport(.invalidResponse), response: head,
-                    underlyingError: ResumeMismatch(expectedStart: resumeOffset, contentRange: head.headers["Content-Range"]))
+                    underlyingError: ResumeMismatch(
+                        expectedStart: resumeOffset, contentRange: head.headers["Content-Range"]))
             }
             offset = resumeOffset
         } else {

@@ -74,7 +74,8 @@ struct DownloadTarget: Sendable {
                 try manager.copyItem(at: temporary, to: beside)
             } catch {
                 try? manager.removeItem(at: beside)
-                throw FerryError(.fileSystemFailed("cannot copy the download into \(directory.path)"), underlyingError: error)
+                throw FerryError(
+                    .fileSystemFailed("cannot copy the download into \(directory.path)"), underlyingError: error)
             }
             source = beside
             staged = beside

@@ -14,7 +14,9 @@ enum SuggestedFileName {
             if name == "filename*" {
                 // charset'language'percent-encoded
                 let pieces = raw.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
-                if pieces.count == 3, pieces[0].lowercased() == "utf-8", let decoded = String(pieces[2]).removingPercentEncoding {
+                if pieces.count == 3, pieces[0].lowercased() == "utf-8",
+                    let decoded = String(pieces[2]).removingPercentEncoding
+                {
                     return decoded
                 }
             } else if name == "filename" {
@@ -31,7 +33,8 @@ enum SuggestedFileName {
     /// dot (no hidden files), at most 255 UTF-8 bytes; `download` when nothing usable is left.
     static func sanitized(_ suggested: String) -> String {
         let lastComponent = suggested.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(lastComponent.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
+        var name = String(
+            lastComponent.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
         name = name.trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }
         while name.utf8.count > 255 { name.removeLast() }

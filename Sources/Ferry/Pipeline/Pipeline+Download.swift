@@ -38,7 +38,9 @@ extension Pipeline {
             written = try file.close()
         } catch {
             written = 0
-            if outcome.error == nil { outcome.error = error.adding(request: request, response: outcome.response, body: nil) }
+            if outcome.error == nil {
+                outcome.error = error.adding(request: request, response: outcome.response, body: nil)
+            }
         }
         return finish(outcome, file: file, written: written, target: target)
     }
@@ -49,7 +51,8 @@ extension Pipeline {
         _ opened: Opened, into file: DownloadFile, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) -> TransferOutcome {
         if opened.head.isSuccessful {
-            try await read(opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
+            try await read(
+                opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
             return exchange.outcome(body: nil, error: nil)
         }
         let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
@@ -61,7 +64,9 @@ extension Pipeline {
         }
     }
 
-    private func finish(_ outcome: TransferOutcome, file: DownloadFile, written: Int64, target: DownloadTarget)
+    private func finish(
+        _ outcome: TransferOutcome, file: DownloadFile, written: Int64, target: DownloadTarget
+    )
         -> TransferOutcome
     {
         var outcome = outcome
@@ -71,7 +76,8 @@ extension Pipeline {
             return outcome
         }
         do throws(FerryError) {
-            try target.validation.validate(head, body: head.isSuccessful ? Data() : outcome.body ?? Data(), for: request)
+            try target.validation.validate(
+                head, body: head.isSuccessful ? Data() : outcome.body ?? Data(), for: request)
             if !head.isSuccessful {
                 // Accepted by a custom validation: the (in-memory) error body is the download.
                 do {

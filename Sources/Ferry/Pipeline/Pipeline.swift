@@ -35,13 +35,16 @@ struct Pipeline: Sendable {
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
-    func open(_ original: Request, controls: TransferControls, exchange: inout Exchange) async throws(FerryError)
+    func open(
+        _ original: Request, controls: TransferControls, exchange: inout Exchange
+    ) async throws(FerryError)
         -> Opened
     {
         let prepared = try prepare(original)
         exchange.request = prepared.request
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
-        exchange.timeout = timeouts.register(idle: prepared.idleTimeout, deadline: deadline) { [signal = controls.signal] kind in
+        exchange.timeout = timeouts.register(idle: prepared.idleTimeout, deadline: deadline) {
+            [signal = controls.signal] kind in
             signal.stop(FerryError(.timedOut(kind)))
         }
         do {
@@ -52,7 +55,9 @@ struct Pipeline: Sendable {
     }
 
     /// Sends each hop until one is the final answer.
-    private func send(_ prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange) async throws
+    private func send(
+        _ prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
+    ) async throws
         -> Opened
     {
         if let error = controls.signal.error { throw error }

@@ -93,6 +93,7 @@ final class ProgressReporter: Sendable {
         let elapsed = start.duration(to: now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0.001 ? Double(completed) / seconds : nil
-        return TransferProgress(completedBytes: completed, totalBytes: total, bytesPerSecond: rate, isFinished: finished)
+        return TransferProgress(
+            completedBytes: completed, totalBytes: total, bytesPerSecond: rate, isFinished: finished)
     }
 }

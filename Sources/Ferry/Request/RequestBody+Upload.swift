@@ -86,7 +86,8 @@ final class TemporaryFile: Sendable {
     static func create(prefix: String) throws(FerryError) -> TemporaryFile {
         let url = FileManager.default.temporaryDirectory.appending(path: "\(prefix)-\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw FerryError(.fileSystemFailed("cannot create a temporary file in \(url.deletingLastPathComponent().path)"))
+            throw FerryError(
+                .fileSystemFailed("cannot create a temporary file in \(url.deletingLastPathComponent().path)"))
         }
         return TemporaryFile(url)
     }

@@ -50,7 +50,8 @@ public struct RequestBody: Sendable {
     public var count: Int64? {
         switch content {
         case .data(let data): Int64(data.count)
-        case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        case .file(let url):
+            (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         case .stream(_, let count): count
         }
     }

@@ -37,7 +37,8 @@ public struct HTTPResponse: Sendable, Hashable {
     public var expectedContentLength: Int64? {
         // A plain ASCII trim: Foundation's `trimmingCharacters(in:)` goes through NSString on Linux, on every response.
         guard let value = headers["Content-Length"] else { return nil }
-        let digits = value.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        let digits = value.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+            .reversed()
         guard let length = Int64(String(decoding: digits, as: UTF8.self)), length >= 0 else { return nil }
         return length
     }

@@ -7,7 +7,9 @@ extension Session {
     ///   - query: Query items appended to the URL, percent-escaped.
     ///   - headers: Headers for this request.
     /// - Returns: The task.
-    public nonisolated func get(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
+    public nonisolated func get(
+        _ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
+    ) -> DataTask<Data> {
         send(.get, url, query: query, headers: headers, body: nil)
     }
 
@@ -17,7 +19,9 @@ extension Session {
     ///   - query: Query items appended to the URL.
     ///   - headers: Headers for this request.
     /// - Returns: The task; its body is empty.
-    public nonisolated func head(_ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) -> DataTask<Data> {
+    public nonisolated func head(
+        _ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]
+    ) -> DataTask<Data> {
         send(.head, url, query: query, headers: headers, body: nil)
     }
 
@@ -91,7 +95,8 @@ extension Session {
         body: RequestBody? = nil
     ) -> Result<Request, FerryError> {
         do throws(FerryError) {
-            var request = Request(method, url: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
+            var request = Request(
+                method, url: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
             request.appendQuery(query)
             return .success(request)
         } catch {

@@ -41,7 +41,9 @@ public actor Session {
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public nonisolated func request(_ request: Request) -> DataTask<Data> {
         DataTask(
-            transfer: transfer(for: request) { [pipeline] controls in await pipeline.runData(request, controls: controls) },
+            transfer: transfer(for: request) { [pipeline] controls in
+                await pipeline.runData(request, controls: controls)
+            },
             validation: configuration.validation)
     }
 

@@ -12,7 +12,9 @@ extension StreamTask {
     ///   - type: The type of each line.
     ///   - decoder: The decoder.
     /// - Returns: The values.
-    public func jsonLines<Value: Decodable & Sendable>(of type: Value.Type, decoder: some DataDecoder = JSONDecoder())
+    public func jsonLines<Value: Decodable & Sendable>(
+        of type: Value.Type, decoder: some DataDecoder = JSONDecoder()
+    )
         -> AsyncJSONLineSequence<ByteStream, Value>
     {
         bytes.jsonLines(of: type, decoder: decoder)

@@ -210,20 +210,21 @@ final class StreamTransfer: RunningTransfer {
 
     private func finish(_ outcome: TransferOutcome) {
         registry?.end(self)
-        let (headWaiters, finishWaiters, exchange): ([UnsafeContinuation<Void, Never>], [UnsafeContinuation<TransferOutcome, Never>], Exchange?) =
-            state.withLock { state in
-                var headWaiters: [UnsafeContinuation<Void, Never>] = []
-                var exchange: Exchange?
-                switch state.phase {
-                case .finished: return ([], [], nil)
-                case .opening(let waiters): headWaiters = waiters
-                case .open(_, let open): exchange = open
-                case .idle: break
+        let (headWaiters, finishWaiters, exchange):
+            ([UnsafeContinuation<Void, Never>], [UnsafeContinuation<TransferOutcome, Never>], Exchange?) =
+                state.withLock { state in
+                    var headWaiters: [UnsafeContinuation<Void, Never>] = []
+                    var exchange: Exchange?
+                    switch state.phase {
+                    case .finished: return ([], [], nil)
+                    case .opening(let waiters): headWaiters = waiters
+                    case .open(_, let open): exchange = open
+                    case .idle: break
+                    }
+                    state.phase = .finished(outcome)
+                    defer { state.finishWaiters = [] }
+                    return (headWaiters, state.finishWaiters, exchange)
                 }
-                state.phase = .finished(outcome)
-                defer { state.finishWaiters = [] }
-                return (headWaiters, state.finishWaiters, exchange)
-            }
         exchange?.timeout?.cancel()
         // The transport's stop handler holds its call, which holds the context, which holds the signal.
         controls.signal.removeHandler()

@@ -45,7 +45,8 @@ public struct DownloadTask: Sendable {
             var timeline = outcome.timeline
             timeline.serializationCompleted = timeline.requestCompleted
             let result: Result<URL, FerryError> =
-                if let error = outcome.error { .failure(error) } else if let file = outcome.file { .success(file) } else {
+                if let error = outcome.error { .failure(error) } else if let file = outcome.file { .success(file) } else
+                {
                     .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
                 }
             return DownloadResponse(
@@ -80,7 +81,9 @@ public struct DownloadTask: Sendable {
     /// - Parameter serializer: The serializer.
     /// - Returns: The value.
     /// - Throws: The download's ``FerryError``, or one with ``FerryError/Reason/serializationFailed``.
-    public func serializing<Serializer: ResponseSerializer>(_ serializer: Serializer) async throws(FerryError)
+    public func serializing<Serializer: ResponseSerializer>(
+        _ serializer: Serializer
+    ) async throws(FerryError)
         -> Serializer.Output
     {
         let response = await response
@@ -92,7 +95,8 @@ public struct DownloadTask: Sendable {
         do {
             data = try Data(contentsOf: file, options: .mappedIfSafe)
         } catch {
-            throw FerryError(.fileSystemFailed("cannot read \(file.path)"), request: request, response: head, underlyingError: error)
+            throw FerryError(
+                .fileSystemFailed("cannot read \(file.path)"), request: request, response: head, underlyingError: error)
         }
         do {
             return try serializer.serialize(request: request, response: head, data: data)

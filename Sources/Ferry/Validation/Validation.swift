@@ -48,7 +48,9 @@ public struct Validation: Sendable {
         /// Creates a validator.
         /// - Parameter check: Throws to reject the response; the error becomes the underlying error of a
         ///   ``FerryError`` with reason ``FerryError/Reason/validationFailed`` (a thrown ``FerryError`` is kept).
-        public init(_ check: @escaping @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void) {
+        public init(
+            _ check: @escaping @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void
+        ) {
             self.check = check
         }
     }
@@ -68,7 +70,8 @@ public struct Validation: Sendable {
             } catch let error as FerryError {
                 throw error.adding(request: request, response: response, body: body)
             } catch {
-                throw FerryError(.validationFailed, request: request, response: response, body: body, underlyingError: error)
+                throw FerryError(
+                    .validationFailed, request: request, response: response, body: body, underlyingError: error)
             }
         }
     }

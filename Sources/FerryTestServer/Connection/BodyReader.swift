@@ -82,7 +82,9 @@ enum BodyReader {
         }
     }
 
-    private static func readChunks(from reader: inout SocketReader, into sink: inout some BodySink) throws(ConnectionError) {
+    private static func readChunks(
+        from reader: inout SocketReader, into sink: inout some BodySink
+    ) throws(ConnectionError) {
         while true {
             let line = try reader.readLine(limit: lineLimit)
             let size = try chunkSize(line)

@@ -40,11 +40,14 @@ struct Connection {
 
     /// Reads one request, runs its handler and writes the response.
     /// - Returns: what to do with the connection next; `.abandon` when the peer closed between requests.
-    private func serveOne(from reader: inout SocketReader, writer: ResponseWriter) throws(ConnectionError) -> ResponseWriter.Completion {
+    private func serveOne(
+        from reader: inout SocketReader, writer: ResponseWriter
+    ) throws(ConnectionError) -> ResponseWriter.Completion {
         guard let headBytes = try reader.readHead(limit: Self.headLimit) else { return .abandon }
         let head = try RequestParser.parse(headBytes)
         let framing = try head.bodyFraming()
-        var request = TestRequest(method: head.method, target: head.target, headers: head.headers, httpVersion: head.version)
+        var request = TestRequest(
+            method: head.method, target: head.target, headers: head.headers, httpVersion: head.version)
         let route = Router.route(for: request, core: core)
         if head.expectsContinue, framing.hasBody, head.minorVersion >= 1 {
             try writer.writeContinue()

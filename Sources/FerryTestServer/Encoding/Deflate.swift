@@ -38,7 +38,9 @@ enum Deflate {
         var output = Data([0x78, 0x01])
         output.append(storedBlocks(data))
         let adler = Adler32.checksum(data)
-        output.append(contentsOf: [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)])
+        output.append(contentsOf: [
+            UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF),
+        ])
         return output
     }
 

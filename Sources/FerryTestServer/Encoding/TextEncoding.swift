@@ -74,7 +74,8 @@ enum TextEncoding {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = PercentDecoding.hexValue(digits[index]), let low = PercentDecoding.hexValue(digits[index + 1])
+            guard let high = PercentDecoding.hexValue(digits[index]),
+                let low = PercentDecoding.hexValue(digits[index + 1])
             else { return nil }
             bytes.append(high << 4 | low)
             index += 2

@@ -21,11 +21,13 @@ extension TestResponse {
         status: Int = 200,
         encoder: JSONEncoder? = nil
     ) -> TestResponse {
-        let encoder = encoder ?? {
-            let sorted = JSONEncoder()
-            sorted.outputFormatting = [.sortedKeys]
-            return sorted
-        }()
+        let encoder =
+            encoder
+            ?? {
+                let sorted = JSONEncoder()
+                sorted.outputFormatting = [.sortedKeys]
+                return sorted
+            }()
         do {
             let data = try encoder.encode(value)
             return TestResponse(status: status, headers: [("Content-Type", "application/json")], body: .data(data))
@@ -61,6 +63,7 @@ extension TestResponse {
 
     /// A JSON response from a JSON-compatible Foundation object (dictionary, array, string, number, `NSNull`).
     static func jsonObject(_ object: Any, status: Int = 200) -> TestResponse {
-        TestResponse(status: status, headers: [("Content-Type", "application/json")], body: .data(JSONBody.encode(object)))
+        TestResponse(
+            status: status, headers: [("Content-Type", "application/json")], body: .data(JSONBody.encode(object)))
     }
 }

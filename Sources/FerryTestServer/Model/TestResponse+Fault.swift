@@ -43,9 +43,11 @@ extension TestResponse {
 
         /// A chunked response whose second chunk-size line is `zz`, then a close.
         public static let badChunk = Fault(
-            sending: ResponseHead.render(status: 200, headers: [
-                ("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked"),
-            ]) + Data("5\r\nhello\r\nzz\r\n".utf8),
+            sending: ResponseHead.render(
+                status: 200,
+                headers: [
+                    ("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked"),
+                ]) + Data("5\r\nhello\r\nzz\r\n".utf8),
             then: .close
         )
 
@@ -95,7 +97,8 @@ extension TestResponse {
             offset: Int = 0,
             then ending: Ending
         ) -> Fault {
-            var bytes = ResponseHead.render(status: status, headers: headers + [("Content-Length", "\(declaredLength)")])
+            var bytes = ResponseHead.render(
+                status: status, headers: headers + [("Content-Length", "\(declaredLength)")])
             bytes.append(PatternBytes.make(count: min(sentLength, declaredLength), offset: offset))
             return Fault(sending: bytes, then: ending)
         }

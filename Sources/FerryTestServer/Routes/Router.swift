@@ -96,7 +96,8 @@ struct RoutePattern: Sendable {
                 remaining.removeFirst()
             case .rest:
                 guard !remaining.isEmpty else { return nil }
-                parameters["*"] = PercentDecoding.decode(Substring(remaining.joined(separator: "/")), plusIsSpace: false)
+                parameters["*"] = PercentDecoding.decode(
+                    Substring(remaining.joined(separator: "/")), plusIsSpace: false)
                 remaining.removeAll()
             }
         }

@@ -8,7 +8,8 @@ extension Router {
         BuiltInRoute("/json/space") { _ in .json(" ") },
         BuiltInRoute("/json/invalid") { _ in .json(#"{"broken":"#) },
         BuiltInRoute("/html") { _ in
-            TestResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .text(Documents.html))
+            TestResponse(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .text(Documents.html))
         },
         BuiltInRoute("/text") { context in
             let charset = context.query("charset") ?? "utf-8"
@@ -19,7 +20,8 @@ extension Router {
             guard let data = TextEncoding.encode(context.query("text") ?? defaultText, charset: charset) else {
                 return context.badRequest("text cannot be encoded in \(charset)")
             }
-            return TestResponse(status: 200, headers: [("Content-Type", "text/plain; charset=\(charset)")], body: .data(data))
+            return TestResponse(
+                status: 200, headers: [("Content-Type", "text/plain; charset=\(charset)")], body: .data(data))
         },
         BuiltInRoute("/bytes-raw") { context in
             guard let data = TextEncoding.hex(context.query("hex") ?? "") else {

@@ -68,7 +68,8 @@ struct RangeResponder {
         }
         let spec = header.trimmingCharacters(in: .whitespaces)
         guard spec.lowercased().hasPrefix("bytes="), !spec.contains(",") else { return .full }
-        let bounds = spec.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let bounds = spec.dropFirst("bytes=".count).split(
+            separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard bounds.count == 2 else { return .full }
         let first = bounds[0].trimmingCharacters(in: .whitespaces)
         let last = bounds[1].trimmingCharacters(in: .whitespaces)

@@ -35,7 +35,8 @@ struct Drip {
         guard (0...Self.maximumBytes).contains(count), duration <= Router.longestWait, delay <= Router.longestWait,
             (200...599).contains(status)
         else {
-            return context.badRequest("numbytes must be 0...\(Self.maximumBytes), duration and delay 0...60, code 200...599")
+            return context.badRequest(
+                "numbytes must be 0...\(Self.maximumBytes), duration and delay 0...60, code 200...599")
         }
         let pieceCount = min(count, Self.maximumPieces)
         let pieces = (0..<pieceCount).map { index in

@@ -13,12 +13,13 @@ extension Router {
             }
             let body = request.streamedBody ?? StreamedBody(byteCount: 0, checksum: TestServer.checksum(of: Data()))
             let chunked = request.headerValues("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
-            return .jsonObject([
-                "bytes": body.byteCount,
-                "checksum": body.checksum,
-                "contentType": request.header("Content-Type") ?? NSNull(),
-                "chunked": chunked,
-            ] as [String: Any])
+            return .jsonObject(
+                [
+                    "bytes": body.byteCount,
+                    "checksum": body.checksum,
+                    "contentType": request.header("Content-Type") ?? NSNull(),
+                    "chunked": chunked,
+                ] as [String: Any])
         }
     ]
 }

@@ -114,7 +114,9 @@ final class RawClient {
             case .success(let chunk):
                 pending.append(chunk)
             case .failure(let ending):
-                if ending == .endOfStream, let (response, used) = try RawResponse.parse(pending, isHead: head, complete: true) {
+                if ending == .endOfStream,
+                    let (response, used) = try RawResponse.parse(pending, isHead: head, complete: true)
+                {
                     pending.removeFirst(used)
                     return response
                 }
@@ -126,7 +128,8 @@ final class RawClient {
     /// One `recv`, after waiting up to `timeout` for input.
     private func readSome(timeout: Duration) -> Result<Data, Ending> {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&descriptor, 1, milliseconds)
         guard ready > 0 else { return .failure(.timedOut) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)

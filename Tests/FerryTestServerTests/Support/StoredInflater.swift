@@ -10,14 +10,18 @@ enum StoredInflater {
     /// Decodes a gzip member, verifying magic, method, CRC-32 and ISIZE.
     static func gunzip(_ data: Data) throws -> Data {
         let bytes = [UInt8](data)
-        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else { throw Invalid(description: "gzip header") }
+        guard bytes.count >= 18, bytes[0] == 0x1F, bytes[1] == 0x8B, bytes[2] == 8 else {
+            throw Invalid(description: "gzip header")
+        }
         guard bytes[3] == 0 else { throw Invalid(description: "gzip flags not supported by this test inflater") }
         let (content, end) = try inflateStored(bytes, from: 10)
         guard bytes.count == end + 8 else { throw Invalid(description: "gzip trailer length") }
         let crc = littleEndian32(bytes, at: end)
         let size = littleEndian32(bytes, at: end + 4)
         guard crc == crc32(content) else { throw Invalid(description: "gzip CRC-32 mismatch") }
-        guard size == UInt32(truncatingIfNeeded: content.count) else { throw Invalid(description: "gzip ISIZE mismatch") }
+        guard size == UInt32(truncatingIfNeeded: content.count) else {
+            throw Invalid(description: "gzip ISIZE mismatch")
+        }
         return Data(content)
     }
 
@@ -29,7 +33,9 @@ enum StoredInflater {
         }
         let (content, end) = try inflateStored(bytes, from: 2)
         guard bytes.count == end + 4 else { throw Invalid(description: "zlib trailer length") }
-        let adler = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
+        let adler =
+            UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8
+            | UInt32(bytes[end + 3])
         guard adler == adler32(content) else { throw Invalid(description: "zlib Adler-32 mismatch") }
         return Data(content)
     }
@@ -72,6 +78,7 @@ enum StoredInflater {
     }
 
     private static func littleEndian32(_ bytes: [UInt8], at index: Int) -> UInt32 {
-        UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
+        UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3])
+            << 24
     }
 }

@@ -20,7 +20,8 @@ extension TestServer {
     }
 
     /// The bytes of a request with `Host` and, when there is a body, `Content-Length`.
-    static func requestText(_ target: String, method: String = "GET", headers: [String] = [], body: Data? = nil) -> Data {
+    static func requestText(_ target: String, method: String = "GET", headers: [String] = [], body: Data? = nil) -> Data
+    {
         var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1"] + headers
         if let body { lines.append("Content-Length: \(body.count)") }
         var data = Data((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)

@@ -5,7 +5,9 @@ import Testing
 @Suite("Interop: httpbin under gunicorn", .enabled(if: InteropServers.httpbin != nil))
 struct HTTPBinInteropTests {
     func makeSession(_ transport: TransportKind) -> Session {
-        Session(configuration: .init(baseURL: InteropServers.httpbin, idleTimeout: .seconds(20), transport: transport.makeTransport()))
+        Session(
+            configuration: .init(
+                baseURL: InteropServers.httpbin, idleTimeout: .seconds(20), transport: transport.makeTransport()))
     }
 
     struct Args: Decodable, Equatable {
@@ -20,7 +22,9 @@ struct HTTPBinInteropTests {
 
     @Test(arguments: TransportKind.allCases) func frontDoor(transport: TransportKind) async throws {
         let session = makeSession(transport)
-        let url = try #require(InteropServers.httpbin).appending(path: "get").appending(queryItems: [.init(name: "a", value: "1")])
+        let url = try #require(InteropServers.httpbin).appending(path: "get").appending(queryItems: [
+            .init(name: "a", value: "1")
+        ])
         let json: JSON = try await session.get(url).serializingJSON()
         #expect(json["args"]?["a"] == "1")
         let echo: Echo = try await session.get("get?a=x&b=y%20z").serializingDecodable(Echo.self)
@@ -48,7 +52,8 @@ struct HTTPBinInteropTests {
     @Test(arguments: TransportKind.allCases) func formAndJSONBodies(transport: TransportKind) async throws {
         let session = makeSession(transport)
         struct Form: Encodable { var name: String; var tags: [String] }
-        let form = try await session.post("post", body: .form(Form(name: "ferry boat", tags: ["a", "b"]))).serializingJSON()
+        let form = try await session.post("post", body: .form(Form(name: "ferry boat", tags: ["a", "b"])))
+            .serializingJSON()
         #expect(form["form"]?["name"] == "ferry boat")
         #expect(form["form"]?["tags[]"] == ["a", "b"])
         let json = try await session.put("put", body: .json(["n": 1])).serializingJSON()
@@ -110,7 +115,8 @@ struct HTTPBinInteropTests {
         let text = try await session.get("encoding/utf8").serializingString()
         #expect(text.contains("∮ E⋅da = Q"))
         let error = await #expect(throws: FerryError.self) {
-            try await session.get("html", headers: ["Accept": "application/json"]).validateContentTypeAgainstAccept().value
+            try await session.get("html", headers: ["Accept": "application/json"]).validateContentTypeAgainstAccept()
+                .value
         }
         #expect(error?.reason == .unacceptableContentType(received: "text/html", acceptable: ["application/json"]))
     }
@@ -122,12 +128,16 @@ struct HTTPBinInteropTests {
         let response = await session.request(request).response
         #expect(response.error?.reason == .timedOut(.idle))
         #expect(response.timeline.requestDuration < .seconds(10))  // no hang; the reason proves which timer fired
-        let drip = await session.get("drip", query: [.init(name: "duration", value: "1"), .init(name: "numbytes", value: "5")])
-            .response
+        let drip = await session.get(
+            "drip", query: [.init(name: "duration", value: "1"), .init(name: "numbytes", value: "5")]
+        )
+        .response
         #expect(drip.value?.count == 5)
     }
 
-    @Test(arguments: TransportKind.allCases) func cookiesAreNotLeakedBetweenSessions(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func cookiesAreNotLeakedBetweenSessions(
+        transport: TransportKind
+    ) async throws {
         let session = makeSession(transport)
         let other = makeSession(transport)
         _ = try await session.get("cookies/set", query: [.init(name: "flavour", value: "oat")]).serializingJSON()

@@ -67,7 +67,9 @@ struct NginxInteropTests {
         #expect(count == 500)
     }
 
-    @Test(arguments: TransportKind.allCases) func largeFileDownloadsToDiskAndResumesWithTheETag(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func largeFileDownloadsToDiskAndResumesWithTheETag(
+        transport: TransportKind
+    ) async throws {
         let session = makeSession(transport)
         let root = try #require(InteropServers.staticRoot)
         let expected = try Data(contentsOf: root.appending(path: "16mib.bin"))
@@ -80,7 +82,8 @@ struct NginxInteropTests {
         let partial = directory.file("partial.bin")
         try expected.prefix(5_000_000).write(to: partial)
         let resume = ResumeData(
-            request: Request(url: try #require(InteropServers.nginx).appending(path: "16mib.bin")), partialFile: partial,
+            request: Request(url: try #require(InteropServers.nginx).appending(path: "16mib.bin")),
+            partialFile: partial,
             byteCount: 5_000_000, entityTag: head.headers["ETag"], lastModified: head.headers["Last-Modified"])
         let resumed = await session.download(resuming: resume, to: directory.file("resumed.bin")).response
         #expect(resumed.statusCode == 206)

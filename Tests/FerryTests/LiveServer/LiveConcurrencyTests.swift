@@ -11,7 +11,8 @@ struct LiveConcurrencyTests {
         let ids = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<500 {
                 group.addTask {
-                    try await session.get("get", query: [.init(name: "i", value: "\(index)")]).serializingJSON()["args"]?["i"]?
+                    try await session.get("get", query: [.init(name: "i", value: "\(index)")]).serializingJSON()[
+                        "args"]?["i"]?
                         .stringValue
                 }
             }
@@ -21,13 +22,16 @@ struct LiveConcurrencyTests {
         #expect(live.server.requestCount >= 500)
     }
 
-    @Test(arguments: TransportKind.allCases) func twoHundredRequestsCancelledAtRandomPointsAllEnd(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func twoHundredRequestsCancelledAtRandomPointsAllEnd(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let session = live.session
         var generator = SystemRandomNumberGenerator()
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<200 {
-                let path = ["bytes/20000", "delay/0.05", "get", "stream-bytes/50000", "drip?numbytes=3&duration=0.2"][index % 5]
+                let path = ["bytes/20000", "delay/0.05", "get", "stream-bytes/50000", "drip?numbytes=3&duration=0.2"][
+                    index % 5]
                 let delay = Int.random(in: 0...30, using: &generator)
                 group.addTask {
                     let task = session.get(path)
@@ -49,7 +53,9 @@ struct LiveConcurrencyTests {
         #expect(try await session.get("get").serializingJSON()["url"] != nil)
     }
 
-    @Test(arguments: TransportKind.allCases) func cancellingTheAwaitingTaskEndsAStalledRequest(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func cancellingTheAwaitingTaskEndsAStalledRequest(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let session = live.session
         let waiter = Task { try await session.get("fault/stall-headers").serializingData() }

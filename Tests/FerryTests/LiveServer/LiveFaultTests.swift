@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Faults against the test server")
 struct LiveFaultTests {
-    @Test(arguments: TransportKind.allCases, [
-        "fault/reset", "fault/reset-mid-body", "fault/truncate", "fault/bad-chunk", "fault/garbage", "fault/close",
-        "fault/huge-header",
-    ])
+    @Test(
+        arguments: TransportKind.allCases,
+        [
+            "fault/reset", "fault/reset-mid-body", "fault/truncate", "fault/bad-chunk", "fault/garbage", "fault/close",
+            "fault/huge-header",
+        ])
     func faultIsATransportError(transport: TransportKind, path: String) async throws {
         let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
         let response = await live.session.get(path).response
@@ -21,7 +23,9 @@ struct LiveFaultTests {
         #expect(try await live.session.get("get").serializingJSON()["url"] != nil)
     }
 
-    @Test(arguments: TransportKind.allCases) func headersThatNeverComeHitTheIdleTimeout(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func headersThatNeverComeHitTheIdleTimeout(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport) { $0.idleTimeout = .milliseconds(400) }
         let response = await live.session.get("fault/stall-headers").response
         #expect(response.error?.reason == .timedOut(.idle))
@@ -29,7 +33,9 @@ struct LiveFaultTests {
         #expect(response.timeline.requestDuration < .seconds(8))  // no hang
     }
 
-    @Test(arguments: TransportKind.allCases) func aStalledBodyKeepsTheStatusThatArrived(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aStalledBodyKeepsTheStatusThatArrived(
+        transport: TransportKind
+    ) async throws {
         // Long enough for the head to arrive on a loaded two-core machine; the body never completes anyway.
         let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(2) }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("fault/stall-body").value }
@@ -37,25 +43,33 @@ struct LiveFaultTests {
         #expect(error?.statusCode == 200)
     }
 
-    @Test(arguments: TransportKind.allCases) func slowDripWithinTheIdleTimeoutSucceeds(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func slowDripWithinTheIdleTimeoutSucceeds(
+        transport: TransportKind
+    ) async throws {
         // Gaps of 1 s under a 4 s idle timeout, 5 s in all: an idle timer that measured the whole request fails. The
         // margin is wide because the test suite's CPU-bound tests can starve the 2 cooperative threads for seconds,
         // and with AsyncHTTPClient the bytes reach Ferry (and count as activity) on that pool.
         let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(4) }
-        let data = try await live.session.get("drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "5")])
-            .serializingData()
+        let data = try await live.session.get(
+            "drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "5")]
+        )
+        .serializingData()
         #expect(data == Data("*****".utf8))
     }
 
     @Test(arguments: TransportKind.allCases) func totalTimeoutEndsASlowDrip(transport: TransportKind) async throws {
         let live = try LiveServer(transport: transport) { $0.totalTimeout = .milliseconds(500) }
         let error = await #expect(throws: FerryError.self) {
-            try await live.session.get("drip", query: [.init(name: "numbytes", value: "20"), .init(name: "duration", value: "4")]).value
+            try await live.session.get(
+                "drip", query: [.init(name: "numbytes", value: "20"), .init(name: "duration", value: "4")]
+            ).value
         }
         #expect(error?.reason == .timedOut(.total))
     }
 
-    @Test(arguments: TransportKind.allCases) func refusedConnectionIsCannotConnect(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func refusedConnectionIsCannotConnect(
+        transport: TransportKind
+    ) async throws {
         // A port that was just bound and released on loopback: nothing listens there.
         let server = try TestServer()
         let port = server.port

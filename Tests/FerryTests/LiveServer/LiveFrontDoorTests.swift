@@ -44,7 +44,9 @@ struct LiveFrontDoorTests {
 
     @Test(arguments: TransportKind.allCases) func errorStatusIsTypedWithBody(transport: TransportKind) async throws {
         let live = try LiveServer(transport: transport)
-        let error = await #expect(throws: FerryError.self) { try await live.session.get("status/418").serializingJSON() }
+        let error = await #expect(throws: FerryError.self) {
+            try await live.session.get("status/418").serializingJSON()
+        }
         #expect(error?.reason == .unacceptableStatus(418))
         #expect(error?.bodyPrefix.map { String(decoding: $0, as: UTF8.self) }?.contains("418") == true)
     }
@@ -59,8 +61,10 @@ struct LiveFrontDoorTests {
 
     @Test(arguments: TransportKind.allCases) func charsetFromContentType(transport: TransportKind) async throws {
         let live = try LiveServer(transport: transport)
-        let text = try await live.session.get("text", query: [.init(name: "charset", value: "iso-8859-1"), .init(name: "text", value: "café")])
-            .serializingString()
+        let text = try await live.session.get(
+            "text", query: [.init(name: "charset", value: "iso-8859-1"), .init(name: "text", value: "café")]
+        )
+        .serializingString()
         #expect(text == "café")
     }
 
@@ -89,7 +93,9 @@ struct LiveFrontDoorTests {
         #expect(live.server.connectionCount <= 2)
     }
 
-    @Test(arguments: TransportKind.allCases) func bodyOverTheLimitFailsAndTheSessionGoesOn(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func bodyOverTheLimitFailsAndTheSessionGoesOn(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport) { $0.maximumBodySize = 1000 }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("stream-bytes/100000").value }
         #expect(error?.reason == .bodyTooLarge(limit: 1000))

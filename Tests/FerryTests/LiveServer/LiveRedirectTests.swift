@@ -33,7 +33,9 @@ struct LiveRedirectTests {
         #expect(json["data"] == "precious payload")
     }
 
-    @Test(arguments: TransportKind.allCases) func authorizationIsNotForwardedToAnotherHost(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func authorizationIsNotForwardedToAnotherHost(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let target = "http://localhost:\(live.server.port)/headers"
         let json = try await live.session.get(
@@ -44,7 +46,9 @@ struct LiveRedirectTests {
         #expect(json["headers"]?["X-Other"] == "kept")
     }
 
-    @Test(arguments: TransportKind.allCases) func missingLocationReturnsTheRedirect(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func missingLocationReturnsTheRedirect(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let response = await live.session.get("redirect-missing-location").unvalidated().response
         #expect(response.statusCode == 302, "\(String(describing: response.error))")

@@ -19,12 +19,15 @@ struct ReadmeExampleTests {
         #expect(lines == ["one", "two"])
     }
 
-    @Test(arguments: TransportKind.allCases) func formFromADictionaryAndQueryEscaping(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func formFromADictionaryAndQueryEscaping(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let form = try await live.session.post("anything", body: .form(["user": "ada", "password": "a b&c"]))
             .serializingJSON()
         #expect(form["form"]?["password"] == "a b&c")
-        let search = try await live.session.get("get", query: [URLQueryItem(name: "q", value: "a b&c")]).serializingJSON()
+        let search = try await live.session.get("get", query: [URLQueryItem(name: "q", value: "a b&c")])
+            .serializingJSON()
         #expect(search["args"]?["q"] == "a b&c")
     }
 

@@ -26,7 +26,8 @@ private struct PhaseReportingTransport: Transport {
 @Suite("Metrics")
 struct MetricsTests {
     @Test func transactionsFromEveryHopAreKept() async throws {
-        let session = Session(configuration: .init(baseURL: URL(string: "http://stub.test"), transport: PhaseReportingTransport()))
+        let session = Session(
+            configuration: .init(baseURL: URL(string: "http://stub.test"), transport: PhaseReportingTransport()))
         let response = await session.get("start").response
         #expect(response.value == Data("abc".utf8))
         #expect(response.metrics.redirectCount == 1)

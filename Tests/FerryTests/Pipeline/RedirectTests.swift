@@ -37,7 +37,8 @@ struct RedirectTests {
     }
 
     @Test func neverFollowingReturnsTheRedirect() async throws {
-        let session = stubSession(configure: { $0.redirectPolicy = .never }) { _ in Self.redirect(301, to: "/elsewhere") }
+        let session = stubSession(configure: { $0.redirectPolicy = .never }) { _ in Self.redirect(301, to: "/elsewhere")
+        }
         let response = await session.get("x").unvalidated().response
         #expect(response.statusCode == 301)
         #expect(response.response?.headers["Location"] == "/elsewhere")
@@ -76,7 +77,8 @@ struct RedirectTests {
             default: return .status(204)
             }
         }
-        _ = try await session.get("same", headers: ["Authorization": "Bearer secret", "Cookie": "a=b", "X-Keep": "1"]).value
+        _ = try await session.get("same", headers: ["Authorization": "Bearer secret", "Cookie": "a=b", "X-Keep": "1"])
+            .value
         let requests = log.all
         #expect(requests.count == 3)
         #expect(requests[1].headers["Authorization"] == "Bearer secret")

@@ -104,7 +104,8 @@ private struct CyclingTransport: Transport {
         let call = CallState()
         log.calls.withLock { $0.append(CallLog.Weak(value: call)) }
         context.onStop { _ in withExtendedLifetime((call, context)) {} }
-        return TransportResponse(head: HTTPResponse(statusCode: 200, url: request.url), body: .chunks([Data("ok".utf8)]))
+        return TransportResponse(
+            head: HTTPResponse(statusCode: 200, url: request.url), body: .chunks([Data("ok".utf8)]))
     }
 }
 

@@ -7,7 +7,8 @@ import Testing
 struct ValidationTests {
     let session = stubSession { request in
         switch request.url.path {
-        case "/missing": StubResponse(statusCode: 404, headers: ["Content-Type": "text/plain"], body: Data("no such thing".utf8))
+        case "/missing":
+            StubResponse(statusCode: 404, headers: ["Content-Type": "text/plain"], body: Data("no such thing".utf8))
         case "/html": StubResponse(headers: ["Content-Type": "text/html; charset=utf-8"], body: Data("<p>".utf8))
         case "/json": .json("{}")
         case "/redirect": StubResponse(statusCode: 304)
@@ -45,8 +46,11 @@ struct ValidationTests {
             try await session.get("html", headers: ["Accept": "application/json, text/plain;q=0.5"])
                 .validateContentTypeAgainstAccept().serializingData()
         }
-        #expect(error?.reason == .unacceptableContentType(received: "text/html", acceptable: ["application/json", "text/plain"]))
-        let wildcard = try await session.get("html", headers: ["Accept": "text/*"]).validateContentTypeAgainstAccept().value
+        #expect(
+            error?.reason
+                == .unacceptableContentType(received: "text/html", acceptable: ["application/json", "text/plain"]))
+        let wildcard = try await session.get("html", headers: ["Accept": "text/*"]).validateContentTypeAgainstAccept()
+            .value
         #expect(wildcard == Data("<p>".utf8))
     }
 

@@ -109,7 +109,9 @@ struct RequestBuildingTests {
             return .status(204)
         }
         _ = try await session.post("u", body: .json(User(id: 1, name: "A"))).value
-        _ = try await session.post("u", body: .json(User(id: 1, name: "A")), headers: ["Content-Type": "application/vnd.x+json"]).value
+        _ = try await session.post(
+            "u", body: .json(User(id: 1, name: "A")), headers: ["Content-Type": "application/vnd.x+json"]
+        ).value
         let requests = log.all
         #expect(requests[0].headers["Content-Type"] == "application/json")
         #expect(requests[1].headers["Content-Type"] == "application/vnd.x+json")

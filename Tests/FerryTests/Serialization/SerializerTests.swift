@@ -64,7 +64,9 @@ struct SerializerTests {
 
     @Test func emptyBodyForATypeThatNeedsContentIsAnError() async throws {
         let session = stubSession { _ in .status(200) }
-        let error = await #expect(throws: FerryError.self) { try await session.get("x").serializingDecodable(User.self) }
+        let error = await #expect(throws: FerryError.self) {
+            try await session.get("x").serializingDecodable(User.self)
+        }
         #expect(error?.reason == .serializationFailed)
         let jsonError = await #expect(throws: FerryError.self) { try await session.get("x").serializingJSON() }
         #expect(jsonError?.reason == .serializationFailed)
@@ -72,7 +74,9 @@ struct SerializerTests {
 
     @Test func decodingErrorIsTheUnderlyingError() async throws {
         let session = stubSession { _ in .json(#"{"id":"not a number","name":"x"}"#) }
-        let error = await #expect(throws: FerryError.self) { try await session.get("x").serializingDecodable(User.self) }
+        let error = await #expect(throws: FerryError.self) {
+            try await session.get("x").serializingDecodable(User.self)
+        }
         #expect(error?.reason == .serializationFailed)
         #expect(error?.underlyingError is DecodingError)
         #expect(error?.bodyPrefix != nil)

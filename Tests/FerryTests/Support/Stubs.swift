@@ -22,7 +22,8 @@ func stubSession(
     configure: (inout Session.Configuration) -> Void = { _ in },
     _ handler: @escaping InMemoryTransport.Handler
 ) -> Session {
-    var configuration = Session.Configuration(baseURL: URL(string: "http://stub.test"), transport: InMemoryTransport(handler))
+    var configuration = Session.Configuration(
+        baseURL: URL(string: "http://stub.test"), transport: InMemoryTransport(handler))
     configure(&configuration)
     return Session(configuration: configuration)
 }

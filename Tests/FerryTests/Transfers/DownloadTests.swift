@@ -25,7 +25,9 @@ struct DownloadTests {
         #expect(directory.contents == ["nested"])
     }
 
-    @Test(arguments: TransportKind.allCases) func anExistingFileIsKeptUnlessReplacing(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func anExistingFileIsKeptUnlessReplacing(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("file.bin")
@@ -42,7 +44,9 @@ struct DownloadTests {
         #expect(directory.contents == ["file.bin"])
     }
 
-    @Test(arguments: TransportKind.allCases) func anErrorStatusLeavesNothingBehind(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func anErrorStatusLeavesNothingBehind(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let before = ferryTemporaryFiles("ferry-download-")
@@ -53,7 +57,9 @@ struct DownloadTests {
         #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
-    @Test(arguments: TransportKind.allCases) func anUnwritableDestinationFailsClearly(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func anUnwritableDestinationFailsClearly(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let blocker = directory.file("not-a-directory")
@@ -67,7 +73,9 @@ struct DownloadTests {
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func cancellingMidDownloadLeavesNothingAtTheDestination(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func cancellingMidDownloadLeavesNothingAtTheDestination(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("drip.bin")
@@ -87,7 +95,9 @@ struct DownloadTests {
         #expect(ferryTemporaryFiles("ferry-download-").subtracting(before).isEmpty)
     }
 
-    @Test(arguments: TransportKind.allCases) func aCancelledDownloadKeepsItsPartialFileForResume(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aCancelledDownloadKeepsItsPartialFileForResume(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("slow.bin")
@@ -95,8 +105,11 @@ struct DownloadTests {
         live.server.setRoute("/slow-range") { request in
             TestResponse(
                 status: 200, headers: [("ETag", "\"slow-v1\""), ("Content-Length", "4000")],
-                body: .paced([Data(repeating: 1, count: 1000), Data(repeating: 2, count: 1000),
-                    Data(repeating: 3, count: 1000), Data(repeating: 4, count: 1000)], interval: .milliseconds(300)))
+                body: .paced(
+                    [
+                        Data(repeating: 1, count: 1000), Data(repeating: 2, count: 1000),
+                        Data(repeating: 3, count: 1000), Data(repeating: 4, count: 1000),
+                    ], interval: .milliseconds(300)))
         }
         let download = live.session.download("slow-range", to: target)
         download.resume()
@@ -113,7 +126,9 @@ struct DownloadTests {
         #expect(!FileManager.default.fileExists(atPath: resume.partialFile.path))
     }
 
-    @Test(arguments: TransportKind.allCases) func aResetDownloadResumesWithARangeRequest(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aResetDownloadResumesWithARangeRequest(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("resumed.bin")
@@ -133,7 +148,9 @@ struct DownloadTests {
         #expect(lastRequest.header("If-Range") == "\"range-200000\"")
     }
 
-    @Test(arguments: TransportKind.allCases) func aServerThatIgnoresTheRangeRestartsCleanly(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aServerThatIgnoresTheRangeRestartsCleanly(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("restarted.bin")
@@ -167,7 +184,8 @@ struct DownloadTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: inner.path) == [expected])
     }
 
-    @Test(arguments: TransportKind.allCases) func aDownloadedJSONFileCanBeDecoded(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aDownloadedJSONFileCanBeDecoded(transport: TransportKind) async throws
+    {
         struct Profile: Decodable, Equatable {
             var id: Int
             var name: String

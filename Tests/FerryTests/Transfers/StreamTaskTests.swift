@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Response byte streams")
 struct StreamTaskTests {
-    @Test(arguments: TransportKind.allCases) func serverSentEventsArriveWithTheirFields(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func serverSentEventsArriveWithTheirFields(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let stream = live.session.stream("sse", query: [.init(name: "count", value: "6")])
         #expect(try await stream.head.mimeType == "text/event-stream")
@@ -32,7 +34,9 @@ struct StreamTaskTests {
         #expect(indices == [0, 1, 2, 3])
     }
 
-    @Test(arguments: TransportKind.allCases) func chunksAreHandedOnAsTheyArriveNotBytewise(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func chunksAreHandedOnAsTheyArriveNotBytewise(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let stream = live.session.stream("stream-bytes/300000")
         var total = Data()
@@ -45,7 +49,9 @@ struct StreamTaskTests {
         #expect(chunks < 300)
     }
 
-    @Test(arguments: TransportKind.allCases) func validationHappensBeforeTheFirstChunk(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func validationHappensBeforeTheFirstChunk(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let stream = live.session.stream("status/503")
         let error = await #expect(throws: FerryError.self) {
@@ -55,9 +61,12 @@ struct StreamTaskTests {
         #expect(error?.statusCode == 503)
     }
 
-    @Test(arguments: TransportKind.allCases) func leavingTheLoopEarlyCancelsTheTransfer(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func leavingTheLoopEarlyCancelsTheTransfer(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
-        let stream = live.session.stream("drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
+        let stream = live.session.stream(
+            "drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
         for try await _ in stream.bytes { break }
         let completion = await stream.response
         #expect(completion.error?.reason == .cancelled)
@@ -65,7 +74,9 @@ struct StreamTaskTests {
         #expect(await live.session.activeRequestCount == 0)
     }
 
-    @Test(arguments: TransportKind.allCases) func releasingAnUnreadStreamCancelsIt(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func releasingAnUnreadStreamCancelsIt(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let transfer: StreamTransfer
         do {
@@ -92,7 +103,8 @@ struct StreamTaskTests {
         }
     }
 
-    @Test(arguments: TransportKind.allCases) func collectFailsClearlyPastItsLimit(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func collectFailsClearlyPastItsLimit(transport: TransportKind) async throws
+    {
         let live = try LiveServer(transport: transport)
         let stream = live.session.stream(
             "drip", query: [.init(name: "numbytes", value: "5000"), .init(name: "duration", value: "3")])

@@ -24,6 +24,7 @@ struct TemporaryDirectory: ~Copyable {
 /// Ferry's own temporary files of one kind in the system temporary directory: `ferry-download-` (partial
 /// downloads), `ferry-stream-` (stream spill files) or `ferry-upload-` (spooled upload streams).
 func ferryTemporaryFiles(_ prefix: String) -> Set<String> {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+    let names =
+        (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
     return Set(names.filter { $0.hasPrefix(prefix) })
 }

@@ -12,7 +12,9 @@ struct UploadTests {
         var chunked: Bool
     }
 
-    @Test(arguments: TransportKind.allCases) func aFileIsStreamedFromDiskWithItsLength(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aFileIsStreamedFromDiskWithItsLength(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
@@ -48,7 +50,9 @@ struct UploadTests {
         try await waitUntil { ferryTemporaryFiles("ferry-upload-").subtracting(before).isEmpty }
     }
 
-    @Test(arguments: TransportKind.allCases) func aLargeMultipartFormGoesThroughATemporaryFile(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func aLargeMultipartFormGoesThroughATemporaryFile(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let file = directory.file("photo.png")
@@ -66,7 +70,9 @@ struct UploadTests {
         #expect(receipt.contentType == form.contentType)
     }
 
-    @Test(arguments: TransportKind.allCases) func anUnreadableFileFailsBeforeSending(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases) func anUnreadableFileFailsBeforeSending(
+        transport: TransportKind
+    ) async throws {
         let live = try LiveServer(transport: transport)
         let missing = URL(fileURLWithPath: "/nonexistent/ferry/upload.bin")
         let error = await #expect(throws: FerryError.self) {

@@ -17,7 +17,8 @@ struct AsyncHTTPClientTransportTests {
         let server = try TestServer()
         defer { server.shutDownInBackground() }
         let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
-        let slow = session.get("drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "0.5")])
+        let slow = session.get(
+            "drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "0.5")])
         slow.resume()
         _ = await server.waitForRequests(count: 1)
         await session.shutdown()
@@ -29,12 +30,16 @@ struct AsyncHTTPClientTransportTests {
     @Test func aCallersClientIsNeverShutDown() async throws {
         let server = try TestServer()
         defer { server.shutDownInBackground() }
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.defaultConfiguration)
-        let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: client)))
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.defaultConfiguration)
+        let session = Session(
+            configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: client)))
         #expect(try await session.get("get").serializingJSON()["url"] != nil)
         await session.shutdown()
         // The client still works: the session did not shut it down.
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/get").absoluteString), timeout: .seconds(5))
+        let response = try await client.execute(
+            HTTPClientRequest(url: server.url("/get").absoluteString), timeout: .seconds(5))
         #expect(response.status.code == 200)
         try await client.shutdown()
     }

@@ -157,7 +157,8 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// A file or stream body as the engine's async API takes it, counted as it is sent.
-    private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body? {
+    private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body?
+    {
         switch request.body?.content {
         case nil, .data:
             return nil
