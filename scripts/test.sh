@@ -4,6 +4,7 @@
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
 #   2. the same with the AsyncHTTPClient package trait (in .build-ahc): the live suites run on both transports;
 #   3. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
+# Before them, `swift format lint --strict` over Sources, Tests and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
 # FERRY_SKIP_TRAIT=1 skips step 2.
@@ -31,6 +32,9 @@ run_tests() { # run_tests [swift test args...]
     swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' && swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTestServerTests\.'
   fi
 }
+
+echo "test.sh: swift format lint (.swift-format: 4 spaces, 120 columns)"
+swift format lint --strict -r Sources Tests Package.swift || status=$?
 
 echo "test.sh: 1/3 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
