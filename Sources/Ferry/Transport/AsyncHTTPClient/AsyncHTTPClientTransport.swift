@@ -163,8 +163,8 @@ public final class AsyncHTTPClientTransport: Transport {
         case nil, .data:
             return nil
         case .file(let url):
-            let chunks = try FileChunks(url: url)
-            return .stream(CountedChunks(base: chunks.sequence, counter: counter), length: .known(chunks.size))
+            let size = try FileChunks(url: url).size
+            return .stream(FileByteBuffers(url: url, size: size, counter: counter), length: .known(size))
         case .stream(let source, let count):
             return .stream(
                 CountedChunks(base: source.chunks, counter: counter), length: count.map { .known($0) } ?? .unknown)
