@@ -35,10 +35,13 @@ final class URLSessionCall: Sendable {
         }
     }
 
-    /// The head arrived.
-    func receive(_ head: HTTPResponse) {
+    /// The head arrived. From now on chunks go to the buffer; the pipeline is woken by `deliver`, which runs the
+    /// wake-up behind the delegate callbacks already queued, so a small response's body and end are usually there
+    /// by then: one wake-up instead of three.
+    func receive(_ head: HTTPResponse, deliver: (@escaping @Sendable () -> Void) -> Void) {
         context.noteActivity()
-        state.withLock { $0.receiveHead() }?.resume(returning: head)
+        guard let continuation = state.withLock({ $0.receiveHead() }) else { return }
+        deliver { continuation.resume(returning: head) }
     }
 
     /// A body chunk arrived.

@@ -32,7 +32,7 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
             call.stop(FerryError(.transport(.invalidResponse)))
             return
         }
-        call.receive(head)
+        call.receive(head) { wake in session.delegateQueue.addOperation(wake) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
