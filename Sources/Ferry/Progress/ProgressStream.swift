@@ -6,7 +6,9 @@
 /// consumer holds at most one unread snapshot, so a slow consumer sees fewer values, never a growing buffer.
 ///
 /// ```swift
-/// for await progress in download.progress {
+/// let download = session.download(url, to: destination)
+/// async let file = download.value  // iterating progress does not start the transfer: awaiting does
+/// for await progress in download.downloadProgress {
 ///     print(progress.fractionCompleted ?? 0)
 /// }
 /// ```

@@ -60,7 +60,7 @@ public struct StreamTask: Sendable {
                 do {
                     try validation.validate(head, body: Data(), for: transfer.sentRequest)
                 } catch {
-                    transfer.cancel()
+                    transfer.reject(error)
                     throw error
                 }
                 return head
@@ -89,7 +89,7 @@ public struct StreamTask: Sendable {
         do {
             for try await chunk in bytes {
                 guard data.count + chunk.count <= limit else {
-                    throw FerryError(.bodyTooLarge(limit: Int64(limit)), body: data)
+                    throw FerryError(.bodyTooLarge(limit: Int64(limit)), request: transfer.sentRequest, body: data)
                 }
                 data.append(chunk)
             }
@@ -108,7 +108,8 @@ public struct StreamTask: Sendable {
         Task { _ = await transfer.head() }
     }
 
-    /// Cancels the transfer; a consumer gets ``FerryError/Reason/cancelled`` after the chunks already buffered.
+    /// Cancels the transfer: the consumer's next read throws ``FerryError/Reason/cancelled`` (a read in progress
+    /// ends with it too); a stream that has not started never will.
     public func cancel() {
         transfer.cancel()
     }
@@ -117,6 +118,7 @@ public struct StreamTask: Sendable {
     /// nobody iterates ``bytes``, the body is read and dropped. Never throws.
     public var response: StreamResponse {
         get async {
+            _ = try? await head  // validates the head: a rejected one ends the stream with the validation error
             let outcome = await transfer.completion()
             return StreamResponse(
                 request: outcome.request, response: outcome.response, error: outcome.error, metrics: outcome.metrics,

@@ -176,6 +176,11 @@ final class StreamTransfer: RunningTransfer {
     /// Stops the stream: a consumer gets ``FerryError/Reason/cancelled`` after the chunks already buffered; a
     /// stream that has not started never will.
     func cancel() {
+        reject(FerryError(.cancelled))
+    }
+
+    /// Ends the stream with `error` (a head that failed validation, a cancellation), as ``cancel()`` does.
+    func reject(_ error: FerryError) {
         enum Action { case none, finishUnstarted, failUnread(Pipeline.Opened) }
         let action: Action = state.withLock { state in
             switch state.phase {
@@ -184,13 +189,13 @@ final class StreamTransfer: RunningTransfer {
             case .opening, .open, .finished: .none
             }
         }
-        controls.signal.stop(FerryError(.cancelled))
+        controls.signal.stop(error)
         switch action {
         case .none: break
-        case .finishUnstarted: finish(.failure(FerryError(.cancelled), request: request))
+        case .finishUnstarted: finish(.failure(error, request: request))
         case .failUnread(let opened):
             opened.body.cancel()
-            fail(FerryError(.cancelled))
+            fail(error)
         }
     }
 

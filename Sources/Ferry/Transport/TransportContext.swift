@@ -58,8 +58,9 @@ public final class TransportContext: Sendable {
         signal.install(handler)
     }
 
-    /// Runs `operation`, which cannot be interrupted otherwise, so that Ferry can stop it: in a child task that is
-    /// cancelled, while this one throws the stop error at once, when the request is stopped.
+    /// Runs `operation`, which cannot be interrupted otherwise, so that Ferry can stop it: in a child task, which is
+    /// cancelled when the request is stopped; this call then throws the stop error as soon as the child has ended
+    /// (an operation that ignores cancellation delays it).
     /// - Parameter operation: The wait, e.g. an engine's `execute` or its body's next chunk.
     /// - Returns: The operation's value.
     /// - Throws: The stop error, or what the operation threw.

@@ -61,6 +61,17 @@ struct StreamTaskTests {
         #expect(error?.statusCode == 503)
     }
 
+    @Test(arguments: TransportKind.allCases) func theResponseOfARejectedHeadCarriesTheValidationError(
+        transport: TransportKind
+    ) async throws {
+        let live = try LiveServer(transport: transport)
+        let stream = live.session.stream("status/503")
+        let response = await stream.response  // no iteration: the head is still validated
+        #expect(response.error?.reason == .unacceptableStatus(503))
+        #expect(response.response?.statusCode == 503)
+        #expect(await live.session.activeRequestCount == 0)
+    }
+
     @Test(arguments: TransportKind.allCases) func leavingTheLoopEarlyCancelsTheTransfer(
         transport: TransportKind
     ) async throws {

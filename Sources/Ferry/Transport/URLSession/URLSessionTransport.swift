@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// The default transport: URLSession, driven through its delegate API.
 ///
-/// It avoids what breaks in FoundationNetworking on Linux (see the README's "Linux notes"): it never uses
+/// It avoids what breaks in FoundationNetworking on Linux (see the README's "Linux: what Ferry does about FoundationNetworking"): it never uses
 /// URLSession's async `data(for:)` (which deadlocks when cancellation races completion), cancels each task at
 /// most once and never after completion, answers every authentication challenge (a 401 would otherwise hang),
 /// lets Ferry follow redirects, disables URLSession's cache, and never creates a task on an invalidated session.
