@@ -23,15 +23,10 @@ struct LifecycleTests {
     }
 
     @Test func cancelEndsAStalledRequest() async throws {
-        let entered = AsyncStream<Void>.makeStream()
-        let session = stubSession { _ in
-            entered.continuation.yield()
-            try await waitForever()
-        }
-        let task = session.get("stall")
+        let server = StallingServer()
+        let task = server.session.get("stall")
         task.resume()
-        var iterator = entered.stream.makeAsyncIterator()
-        await iterator.next()
+        await server.waitForArrivals()
         task.cancel()
         let error = await #expect(throws: FerryError.self) { try await task.value }
         #expect(error?.reason == .cancelled)
@@ -65,15 +60,11 @@ struct LifecycleTests {
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheTransfer() async throws {
-        let entered = AsyncStream<Void>.makeStream()
-        let session = stubSession { _ in
-            entered.continuation.yield()
-            try await waitForever()
-        }
+        let server = StallingServer()
+        let session = server.session
         let dataTask = session.get("stall")
         let waiter = Task { try await dataTask.serializingData() }
-        var iterator = entered.stream.makeAsyncIterator()
-        await iterator.next()
+        await server.waitForArrivals()
         waiter.cancel()
         let result = await waiter.result
         #expect(throws: FerryError.self) { try result.get() }
@@ -121,15 +112,11 @@ struct LifecycleTests {
     }
 
     @Test func shutdownCanCancelInFlightRequests() async throws {
-        let entered = AsyncStream<Void>.makeStream()
-        let session = stubSession { _ in
-            entered.continuation.yield()
-            try await waitForever()
-        }
+        let server = StallingServer()
+        let session = server.session
         let task = session.get("stall")
         task.resume()
-        var started = entered.stream.makeAsyncIterator()
-        await started.next()
+        await server.waitForArrivals()
         await session.shutdown(cancellingInFlightRequests: true)
         #expect(await task.result.failureReason == .cancelled)
         #expect(await session.activeRequestCount == 0)

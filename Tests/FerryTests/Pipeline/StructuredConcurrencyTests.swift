@@ -69,14 +69,10 @@ struct StructuredConcurrencyTests {
     }
 
     @Test func cancellingTheCallerCancelsTheTransferInItsTask() async throws {
-        let (arrived, continuation) = AsyncStream<Void>.makeStream()
-        let session = stubSession { _ in
-            continuation.yield()
-            try await waitForever()
-        }
+        let server = StallingServer()
+        let session = server.session
         let caller = Task { await session.get("stall").result }
-        var requests = arrived.makeAsyncIterator()
-        await requests.next()
+        await server.waitForArrivals()
         #expect(await session.activeRequestCount == 1)
         caller.cancel()
         #expect(await caller.value.failureReason == .cancelled)

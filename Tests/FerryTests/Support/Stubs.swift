@@ -44,3 +44,24 @@ func waitUntil(limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool)
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// A session whose in-memory server never answers, and a way to wait until a request reached it.
+struct StallingServer {
+    let session: Session
+    private let arrivals: AsyncStream<Void>
+
+    init(configure: @escaping (inout Session.Configuration) -> Void = { _ in }) {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        self.arrivals = arrivals
+        session = stubSession(configure: configure) { _ in
+            arrived.yield()
+            try await waitForever()
+        }
+    }
+
+    /// Waits until `count` more requests reached the server (and stalled there).
+    func waitForArrivals(_ count: Int = 1) async {
+        var iterator = arrivals.makeAsyncIterator()
+        for _ in 0..<count { _ = await iterator.next() }
+    }
+}

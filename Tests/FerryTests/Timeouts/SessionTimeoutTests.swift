@@ -6,28 +6,16 @@ import Testing
 /// Ferry's timeouts through a whole session, on a clock the test advances: exact, typed, no wall-clock waits.
 @Suite("Session timeouts on an injected clock", .timeLimit(.minutes(1)))
 struct SessionTimeoutTests {
-    /// A session whose in-memory server signals when a request arrived and then never answers.
-    private static func stalledSession(
-        clock: ManualTimeoutClock, configure: @escaping (inout Session.Configuration) -> Void = { _ in }
-    ) -> (Session, AsyncStream<Void>) {
-        let (arrived, continuation) = AsyncStream<Void>.makeStream()
-        let session = stubSession(configure: { configuration in
-            configuration.timeoutClock = clock
-            configure(&configuration)
-        }) { _ in
-            continuation.yield()
-            try await waitForever()
-        }
-        return (session, arrived)
-    }
-
     @Test func theIdleTimeoutFiresExactlyWhenItIsDueAndIsTyped() async throws {
         let clock = ManualTimeoutClock()
-        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .milliseconds(150) }
+        let server = StallingServer {
+            $0.timeoutClock = clock
+            $0.idleTimeout = .milliseconds(150)
+        }
+        let session = server.session
         let task = session.get("stall")
         async let response = task.response
-        var requests = arrived.makeAsyncIterator()
-        await requests.next()
+        await server.waitForArrivals()
         #expect(await clock.waitForSleepers(count: 1) == [clock.now + .milliseconds(150)])
         clock.advance(by: .milliseconds(149))
         #expect(await session.activeRequestCount == 1, "not due yet: the request still runs")
@@ -40,12 +28,14 @@ struct SessionTimeoutTests {
 
     @Test func theTotalTimeoutWinsOverALongerIdleTimeout() async throws {
         let clock = ManualTimeoutClock()
-        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .seconds(60) }
+        let server = StallingServer {
+            $0.timeoutClock = clock
+            $0.idleTimeout = .seconds(60)
+        }
         var request = Request(url: URL(string: "http://stub.test/slow")!)
         request.totalTimeout = .milliseconds(200)
-        async let response = session.request(request).response
-        var requests = arrived.makeAsyncIterator()
-        await requests.next()
+        async let response = server.session.request(request).response
+        await server.waitForArrivals()
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(200))
         #expect(await response.error?.reason == .timedOut(.total))
@@ -53,11 +43,14 @@ struct SessionTimeoutTests {
 
     @Test func oneTimerServesManyRequests() async throws {
         let clock = ManualTimeoutClock()
-        let (session, arrived) = Self.stalledSession(clock: clock) { $0.idleTimeout = .seconds(1) }
+        let server = StallingServer {
+            $0.timeoutClock = clock
+            $0.idleTimeout = .seconds(1)
+        }
+        let session = server.session
         let tasks = (0..<20).map { session.get("stall/\($0)") }
         for task in tasks { task.resume() }
-        var requests = arrived.makeAsyncIterator()
-        for _ in tasks { await requests.next() }
+        await server.waitForArrivals(tasks.count)
         #expect(session.pipeline.timeouts.count == 20)
         #expect(session.pipeline.timeouts.timersStarted == 1, "one sleeping timer for the session, not one per request")
         await clock.waitForSleepers(count: 1)
