@@ -31,6 +31,12 @@ public final class TransportContext: Sendable {
         timeout?.noteActivity()
     }
 
+    /// Marks that the whole body has arrived (a transport that buffers it for a slower reader): the server can no
+    /// longer be idle, so the idle timeout stops counting until the reader asks for more.
+    public func noteBodyComplete() {
+        timeout?.pause()
+    }
+
     /// Records upload progress (and activity).
     /// - Parameters:
     ///   - totalBytesSent: Body bytes sent so far.

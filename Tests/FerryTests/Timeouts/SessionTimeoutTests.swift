@@ -66,3 +66,28 @@ struct SessionTimeoutTests {
         #expect(session.pipeline.timeouts.timersStarted == 1)
     }
 }
+
+@Suite("Stream idle time on an injected clock", .timeLimit(.minutes(1)))
+struct StreamIdleTimeoutTests {
+    /// URLSession cannot pause: it buffers the whole body while the consumer is busy. Once the server sent it all, a
+    /// slow consumer is not an idle server.
+    @Test func aBufferedBodyIsNotIdleWhileItsConsumerIsSlow() async throws {
+        let clock = ManualTimeoutClock()
+        let live = try LiveServer(transport: .urlSession) {
+            $0.timeoutClock = clock
+            $0.idleTimeout = .seconds(1)
+        }
+        let stream = live.session.stream("bytes/100000")
+        _ = try await stream.head
+        try await waitUntil { stream.transfer.unreadByteCount == 100_000 }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(5))  // the consumer was busy for five idle timeouts
+        // The timer woke, found the request paused (not idle) and went back to sleep for it: nothing fired.
+        let later = clock.now
+        try await waitUntil { clock.sleeperDeadlines.contains { $0 > later } }
+        #expect(stream.transfer.unreadByteCount == 100_000, "not stopped")
+        let body = try await stream.collect(upTo: 200_000)
+        #expect(body.count == 100_000)
+        #expect(await stream.response.error == nil)
+    }
+}

@@ -81,6 +81,7 @@ final class URLSessionCall: Sendable {
             // A challenge Ferry declined ends as a cancellation: the 401 already announced is the answer.
             let declined = challenged.load(ordering: .relaxed)
             buffer.finish(declined ? nil : error.map { FerryError.mapping($0) })
+            context.noteBodyComplete()
         case .completeWithoutHead(let continuation):
             // FoundationNetworking completes some responses without announcing them through `didReceive
             // response`: a 3xx without `Location`, and a 401 whose challenge Ferry declined (a cancellation).
