@@ -66,8 +66,6 @@ final class Transfer: Sendable {
         _ = await waitForOutcome()
     }
 
-    var isFinished: Bool { state.withLock { $0.isFinished } }
-
     private func runHere() async -> TransferOutcome {
         let outcome: TransferOutcome
         if let registry, !registry.begin(self) {

@@ -30,8 +30,6 @@ final class TransferRegistry: Sendable {
     /// How many transfers run.
     var count: Int { state.withLock { $0.running.count } }
 
-    var isShutDown: Bool { state.withLock { $0.isShutDown } }
-
     /// Refuses new transfers from now on; returns the running ones, or `nil` when already shut down.
     func shutDown() -> [any RunningTransfer]? {
         state.withLock { state in

@@ -14,8 +14,6 @@ final class UploadCounter: Sendable {
         self.expected = expected
     }
 
-    var sent: Int64 { state.withLock { $0 } }
-
     /// Adds bytes handed to the client.
     func add(_ count: Int) {
         let total = state.withLock { sent in
