@@ -107,6 +107,22 @@ struct AsyncHTTPClientExchangeStateMachineTests {
         #expect(error.reason == .cancelled)
     }
 
+    @Test func anEngineFailureComesAfterTheBytesThatArrived() {
+        var machine = Machine()
+        _ = machine.start("head")
+        _ = machine.receiveHead(Self.head)
+        _ = machine.flush()
+        _ = machine.receive(Self.chunk(4), makePromise: { "unused" })
+        _ = machine.end(FerryError(.transport(.connectionLost)), onEventLoop: true)
+        guard case .chunk(let data, _) = machine.next() else {
+            Issue.record("the bytes that arrived are read first")
+            return
+        }
+        #expect(data.count == 4)
+        guard case .fail(let error) = machine.next() else { Issue.record("then the failure"); return }
+        #expect(error.reason == .transport(.connectionLost))
+    }
+
     @Test func aStopBeforeTheStartFailsTheStartAndTheTaskIsCancelled() {
         var machine = Machine()
         guard case .none = machine.end(FerryError(.cancelled), onEventLoop: false) else {

@@ -107,7 +107,9 @@ extension AsyncHTTPClientExchange {
                 return .failHead(continuation, failure)
             case .streaming, .ended:
                 phase = .ended(error)
-                if error != nil {
+                // The engine's own failure (a reset mid-body) comes after the bytes that did arrive: those are
+                // read first (a download keeps them for resuming). A stop from outside drops them.
+                if error != nil && !onEventLoop {
                     chunks = []
                     first = 0
                     buffered = 0
