@@ -86,7 +86,7 @@ final class BodyReceiver<Destination: BodyDestination>: Sendable {
         let (progress, completed, total) = try state.withLock { state throws(FerryError) in
             try state.destination.write(chunk)
             state.received += Int64(chunk.count)
-            state.timeout?.noteActivity(at: now)
+            state.timeout?.noteActivity()  // on the timer's clock, which tests inject
             return (state.progress, state.base + state.received, state.total)
         }
         progress?.update(completed: completed, total: total, at: now)

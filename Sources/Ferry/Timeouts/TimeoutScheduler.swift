@@ -38,12 +38,6 @@ final class TimeoutScheduler: Sendable {
             activity.note(clock.now)
         }
 
-        /// Records activity at `now`, for a caller that already read the clock.
-        /// - Parameter now: The instant of the activity.
-        func noteActivity(at now: ContinuousClock.Instant) {
-            activity.note(now)
-        }
-
         /// Stops the idle time from counting (a slow consumer, not the server, holds the transfer back) until the
         /// next ``noteActivity()``.
         func pause() {
