@@ -12,7 +12,10 @@ extension FerryError {
     ///     counts as cancellation.
     static func mapping(_ error: any Error, cancelled: Bool = false) -> FerryError {
         if let error = error as? FerryError {
-            if cancelled, !error.isTimeout { return FerryError(.cancelled, underlyingError: error) }
+            // A cancellation stays itself: wrapping it in another would only repeat it.
+            if cancelled, !error.isTimeout, !error.isCancellation {
+                return FerryError(.cancelled, underlyingError: error)
+            }
             return error
         }
         if error is CancellationError { return FerryError(.cancelled) }
@@ -24,9 +27,11 @@ extension FerryError {
             // libcurl reports a reply that is not HTTP ("Received HTTP/0.9 when not allowed") as an unsupported
             // URL; Ferry has already checked the URL, so this is the server's fault.
             if error.code == .unsupportedURL, "\(error)".contains("HTTP/0.9") {
-                return FerryError(.transport(.invalidResponse), underlyingError: error)
+                return FerryError(
+                    .transport(.invalidResponse), detail: .malformedResponse("it is not an HTTP/1.x response"),
+                    underlyingError: error)
             }
-            return FerryError(Reason(error.code), underlyingError: error)
+            return FerryError(Reason(error.code), detail: Detail(error), underlyingError: error)
         }
         if cancelled { return FerryError(.cancelled, underlyingError: error) }
         return FerryError(.transport(.other), underlyingError: error)
@@ -62,6 +67,36 @@ extension FerryError.Reason {
             self = .transport(.secureConnectionFailed)
         default:
             self = .transport(.other)
+        }
+    }
+}
+
+extension FerryError.Detail {
+    /// What a `URLError` says beyond its code, when it says it: the POSIX error of the socket (Apple platforms
+    /// give it as `_kCFStreamErrorCodeKey`), or libcurl's message on Linux ("Connection refused").
+    init?(_ error: URLError) {
+        let info = error.userInfo
+        if info["_kCFStreamErrorDomainKey"] as? Int == 1, let code = info["_kCFStreamErrorCodeKey"] as? Int,
+            let number = Int32(exactly: code), number > 0
+        {
+            self.init(errno: number)
+            return
+        }
+        if error.code == .cannotDecodeContentData || error.code == .cannotDecodeRawData {
+            self = .malformedResponse("its compressed body could not be decoded")
+            return
+        }
+        let text = (info[NSLocalizedDescriptionKey] as? String ?? "").lowercased()
+        if text.contains("connection refused") {
+            self = .connectionRefused
+        } else if text.contains("connection reset") {
+            self = .connectionReset
+        } else if text.contains("no route to host") {
+            self = .hostUnreachable
+        } else if text.contains("network is unreachable") {
+            self = .networkUnreachable
+        } else {
+            return nil
         }
     }
 }

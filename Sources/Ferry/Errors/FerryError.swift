@@ -6,9 +6,14 @@ import Foundation
 /// known at that point: the request, the response head when one arrived, the first bytes of the body and the
 /// underlying error (a `URLError`, a `DecodingError`, …).
 ///
+/// Its messages are written for a person: ``errorDescription`` (also `localizedDescription`) is one sentence that
+/// names the request and what happened, such as `GET http://127.0.0.1:8080/users/7 failed: the server answered
+/// 404 Not Found.`; ``recoverySuggestion`` says what to change when there is something to change. The underlying
+/// error stays in ``underlyingError`` and out of the message; ``debugDescription`` adds it for logs.
+///
 /// Cancellation of the awaiting Swift task, or of the ``DataTask``, surfaces as a `FerryError` whose reason is
 /// ``Reason/cancelled``; Ferry never throws `CancellationError` itself.
-public struct FerryError: Error, Sendable, CustomStringConvertible {
+public struct FerryError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Why the request failed.
     public var reason: Reason
     /// The request as Ferry sent it (after defaults were applied), or `nil` when it could not be built.
@@ -19,6 +24,8 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
     public var bodyPrefix: Data?
     /// The error that caused this one, if any: a `URLError`, a `DecodingError`, a user validator's error, ….
     public var underlyingError: (any Error)?
+    /// What the underlying error says beyond the reason (a refused connection, a reset), for the message.
+    var detail: Detail?
 
     /// How many bytes of the body ``bodyPrefix`` keeps at most.
     public static let bodyPrefixLimit = 2048
@@ -44,6 +51,12 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
+    /// Creates an error whose message gives `detail` (found in `underlyingError`) as well as the reason.
+    init(_ reason: Reason, detail: Detail?, underlyingError: (any Error)?) {
+        self.init(reason, underlyingError: underlyingError)
+        self.detail = detail
+    }
+
     /// The HTTP status code of the response, or `nil` when no response arrived.
     public var statusCode: Int? { response?.statusCode }
 
@@ -56,13 +69,17 @@ public struct FerryError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// A one-line description: the reason, the status and the URL.
+    /// One line for logs: ``errorDescription`` followed by the ``reason`` in brackets, as in
+    /// `GET http://127.0.0.1:1/ failed: could not connect to 127.0.0.1:1: connection refused. [transport failure
+    /// (cannot connect)]`. The underlying error is left out; see ``debugDescription``.
     public var description: String {
-        var text = "FerryError: \(reason)"
-        if let statusCode { text += " (HTTP \(statusCode))" }
-        if let url = response?.url ?? request?.url { text += " for \(url.absoluteString)" }
-        if let underlyingError { text += ": \(underlyingError)" }
-        return text
+        "\(message) [\(reason)]"
+    }
+
+    /// ``description`` followed by the underlying error in full, for debugging.
+    public var debugDescription: String {
+        guard let underlyingError else { return description }
+        return "\(description) Underlying error: \(String(reflecting: underlyingError))"
     }
 }
 

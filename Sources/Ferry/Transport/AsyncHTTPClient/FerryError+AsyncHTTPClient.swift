@@ -6,28 +6,43 @@ import NIOHTTPCompression
 import NIOPosix
 
 extension FerryError {
-    /// Maps an error of AsyncHTTPClient or SwiftNIO (or anything else the engine threw) to a `FerryError`.
+    /// Maps an error of AsyncHTTPClient or SwiftNIO (or anything else the engine threw) to a `FerryError`, with
+    /// what the error says beyond the reason (a refused connection, a reset, a malformed chunk) as its detail.
     static func mappingAsyncHTTPClient(_ error: any Error) -> FerryError {
         if let error = error as? FerryError { return error }
         if error is CancellationError { return FerryError(.cancelled) }
         if let error = error as? HTTPClientError {
-            let reason: Reason =
+            let (reason, detail): (Reason, Detail?) =
                 switch error {
-                case .cancelled: .cancelled
-                case .invalidURL, .emptyHost, .emptyScheme: .invalidURL("rejected by the transport")
-                case .connectTimeout: .transport(.cannotConnect)
-                case .readTimeout, .writeTimeout: .timedOut(.idle)
-                case .remoteConnectionClosed, .bodyLengthMismatch: .transport(.connectionLost)
-                case .alreadyShutdown: .sessionShutDown
-                default: .transport(.invalidResponse)
+                case .cancelled: (.cancelled, nil)
+                case .invalidURL, .emptyHost, .emptyScheme: (.invalidURL("rejected by the transport"), nil)
+                case .connectTimeout: (.transport(.cannotConnect), .connectTimedOut)
+                case .readTimeout, .writeTimeout: (.timedOut(.idle), nil)
+                case .remoteConnectionClosed: (.transport(.connectionLost), .connectionClosed)
+                case .bodyLengthMismatch: (.transport(.connectionLost), .bodyShorterThanAnnounced)
+                case .alreadyShutdown: (.sessionShutDown, nil)
+                default: (.transport(.invalidResponse), nil)
                 }
-            return FerryError(reason, underlyingError: error)
+            return FerryError(reason, detail: detail, underlyingError: error)
         }
-        if error is HTTPParserError || error is NIOHTTPDecompression.DecompressionError {
-            return FerryError(.transport(.invalidResponse), underlyingError: error)
+        if let error = error as? HTTPParserError {
+            return FerryError(
+                .transport(.invalidResponse), detail: Self.parserDetail(error), underlyingError: error)
         }
-        if error is NIOConnectionError {
-            return FerryError(.transport(.cannotConnect), underlyingError: error)
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            let detail: Detail =
+                error == .limit
+                ? .malformedResponse("its body decompresses to more than the allowed ratio")
+                : .malformedResponse("its compressed body could not be decoded")
+            return FerryError(.transport(.invalidResponse), detail: detail, underlyingError: error)
+        }
+        if let error = error as? NIOConnectionError {
+            // Every address failed; the first one's error says why. No address at all: the name did not resolve.
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return FerryError(.transport(.hostNotFound), detail: nil, underlyingError: error)
+            }
+            let detail = error.connectionErrors.lazy.compactMap { Self.socketDetail($0.error) }.first
+            return FerryError(.transport(.cannotConnect), detail: detail, underlyingError: error)
         }
         if let error = error as? IOError {
             let reason: Reason =
@@ -36,12 +51,35 @@ extension FerryError {
                 case ECONNRESET, EPIPE: .transport(.connectionLost)
                 default: .transport(.other)
                 }
-            return FerryError(reason, underlyingError: error)
+            return FerryError(reason, detail: Detail(errno: error.errnoCode), underlyingError: error)
         }
-        if error is ChannelError {
-            return FerryError(.transport(.connectionLost), underlyingError: error)
+        if let error = error as? ChannelError {
+            let detail: Detail? = error == .eof || error == .ioOnClosedChannel ? .connectionClosed : nil
+            return FerryError(.transport(.connectionLost), detail: detail, underlyingError: error)
         }
         return FerryError(.transport(.other), underlyingError: error)
+    }
+
+    /// What a socket error of one connection attempt says.
+    private static func socketDetail(_ error: any Error) -> Detail? {
+        if let error = error as? IOError { return Detail(errno: error.errnoCode) }
+        if let error = error as? ChannelError, case .connectTimeout = error { return .connectTimedOut }
+        return nil
+    }
+
+    /// What is wrong with a response NIO's parser rejected, as a phrase.
+    private static func parserDetail(_ error: HTTPParserError) -> Detail? {
+        switch error {
+        case .headerOverflow: .malformedResponse("its head is too large")
+        case .invalidChunkSize: .malformedResponse("a chunk size is malformed")
+        case .invalidContentLength, .unexpectedContentLength: .malformedResponse("its Content-Length is invalid")
+        case .invalidStatus: .malformedResponse("its status line is malformed")
+        case .invalidVersion: .malformedResponse("its HTTP version is malformed")
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
+            .malformedResponse("it contains malformed bytes")
+        case .invalidEOFState, .closedConnection: .malformedResponse("it ended early")
+        default: nil
+        }
     }
 }
 #endif
