@@ -39,9 +39,10 @@ struct HeaderFieldTests {
         let defaults: HTTPHeaders = ["User-Agent": "Ferry", "Accept": "*/*"]
         #expect(HTTPHeaders().merging(defaults: defaults) == defaults)
         let merged = (["accept": "application/json"] as HTTPHeaders).merging(defaults: defaults)
-        #expect(Array(merged) == [
-            HTTPHeader(name: "accept", value: "application/json"), HTTPHeader(name: "User-Agent", value: "Ferry"),
-        ])
+        #expect(
+            Array(merged) == [
+                HTTPHeader(name: "accept", value: "application/json"), HTTPHeader(name: "User-Agent", value: "Ferry"),
+            ])
     }
 
     @Test func aTransportThatAnswersAtOnceRunsTheWholePipeline() async throws {
