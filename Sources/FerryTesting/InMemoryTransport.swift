@@ -14,13 +14,30 @@ public struct InMemoryTransport: Transport {
     /// Answers one request.
     public typealias Handler = @Sendable (Request) async throws -> StubResponse
 
-    private let handler: Handler
+    private enum Responder: Sendable {
+        case waiting(Handler)
+        case immediate(@Sendable (Request) throws -> StubResponse)
+    }
 
-    /// Creates a transport.
+    private let responder: Responder
+
+    /// Creates a transport whose handler may wait (to simulate a slow or silent server).
+    ///
+    /// The handler runs in a child task of the request's, so that a timeout or a cancellation stops it while it
+    /// waits.
     /// - Parameter handler: Answers each request; throwing fails the request (a `URLError` or ``FerryError``
     ///   is mapped as a real transport's would be).
     public init(_ handler: @escaping Handler) {
-        self.handler = handler
+        responder = .waiting(handler)
+    }
+
+    /// Creates a transport whose handler answers at once.
+    ///
+    /// The handler runs in the request's own task, with no child task: the cheapest way to stub, and what Ferry's
+    /// pipeline benchmarks use.
+    /// - Parameter respond: Answers each request; throwing fails the request as with ``init(_:)``.
+    public init(responding respond: @escaping @Sendable (Request) throws -> StubResponse) {
+        responder = .immediate(respond)
     }
 
     /// Answers `request` with the handler's response; the body is handed out chunk by chunk as it is read.
@@ -31,7 +48,14 @@ public struct InMemoryTransport: Transport {
     /// - Returns: The stub's head and body.
     /// - Throws: What the handler throws, or ``FerryError`` when stopped.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
-        let stub = try await context.stoppable { [handler] in try await handler(request) }
+        let stub: StubResponse
+        switch responder {
+        case .waiting(let handler):
+            stub = try await context.stoppable { try await handler(request) }
+        case .immediate(let respond):
+            if let error = context.stopError { throw error }
+            stub = try respond(request)
+        }
         var headers = stub.headers
         let length = stub.chunks.reduce(0) { $0 + $1.count }
         if !headers.contains("Content-Length") && request.method != .head {

@@ -26,14 +26,13 @@ public enum PipelineScenario: String, CaseIterable, Sendable {
         }
     }
 
-    /// A session on an in-memory transport: `GET` answers the small JSON document, `POST` answers 201.
+    /// A session on an in-memory transport that answers at once (no child task: the count is the pipeline's):
+    /// `GET` answers the small JSON document, `POST` answers 201.
     public static func makeSession() -> Session {
         Session(
-            transport: InMemoryTransport { request in
-                request.method == .post
-                    ? StubResponse(statusCode: 201, headers: ["Content-Type": "application/json"], body: created)
-                    : StubResponse(headers: ["Content-Type": "application/json"], body: smallJSON)
-            })
+            transport: InMemoryTransport(responding: { request in
+                request.method == .post ? createdResponse : itemsResponse
+            }))
     }
 
     /// Runs the scenario once; returns a byte or field count so that nothing can be optimized away.
@@ -57,6 +56,9 @@ public enum PipelineScenario: String, CaseIterable, Sendable {
 let smallJSON = Data(
     #"{"id":1,"name":"Ferry","ok":true,"price":1.5,"tags":["a","b"],"nested":{"n":null,"list":[1,2,3]}}"#.utf8)
 let created = Data(#"{"id":2}"#.utf8)
+/// The stubs are made once: the handler hands them out, so the count is Ferry's, not the stub's construction.
+let itemsResponse = StubResponse(headers: ["Content-Type": "application/json"], body: smallJSON)
+let createdResponse = StubResponse(statusCode: 201, headers: ["Content-Type": "application/json"], body: created)
 let url = URL(string: "http://ferry.invalid/items")!
 let newItem = NewItem(name: "Ferry", price: 1.5, tags: ["a", "b"])
 

@@ -22,7 +22,8 @@ protocol BodyDestination: Sendable {
 struct MemoryDestination: BodyDestination {
     let limit: Int64
     private(set) var body = Data()
-    private var reserved = false
+    /// The declared length of a body that is not content-encoded.
+    private var expected: Int64?
 
     init(limit: Int64) {
         self.limit = limit
@@ -32,10 +33,7 @@ struct MemoryDestination: BodyDestination {
         // A content-encoded body's length says nothing of the decoded size.
         guard !head.headers.contains("Content-Encoding"), let length = head.expectedContentLength else { return 0 }
         if length > limit { throw FerryError(.bodyTooLarge(limit: limit), response: head) }
-        if length > 0 {
-            body.reserveCapacity(Int(length))
-            reserved = true
-        }
+        expected = length
         return 0
     }
 
@@ -43,10 +41,13 @@ struct MemoryDestination: BodyDestination {
         guard Int64(body.count) + Int64(chunk.count) <= limit else {
             throw FerryError(.bodyTooLarge(limit: limit))
         }
-        if body.isEmpty && !reserved {
-            body = chunk  // shares the chunk's storage: no copy for single-chunk bodies
-        } else {
+        guard body.isEmpty else { return body.append(chunk) }
+        if let expected, Int64(chunk.count) < expected {
+            // More chunks to come: room for all of them at once.
+            body.reserveCapacity(Int(expected))
             body.append(chunk)
+        } else {
+            body = chunk  // shares the chunk's storage: no copy, no allocation for a body that comes in one chunk
         }
     }
 

@@ -25,7 +25,8 @@ struct Exchange: Sendable {
     mutating func add(_ context: TransportContext, body: RequestBody?) {
         let sent = context.bytesSent
         bytesSent += sent > 0 ? sent : (body.flatMap { $0.inMemoryCount } ?? 0)
-        transactions.append(contentsOf: context.transactions)
+        let recorded = context.transactions
+        if !recorded.isEmpty { transactions.append(contentsOf: recorded) }  // appending nothing still allocates
     }
 
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.

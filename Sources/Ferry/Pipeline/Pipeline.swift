@@ -43,10 +43,8 @@ struct Pipeline: Sendable {
         let prepared = try prepare(original)
         exchange.request = prepared.request
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
-        exchange.timeout = timeouts.register(idle: prepared.idleTimeout, deadline: deadline) {
-            [signal = controls.signal] kind in
-            signal.stop(FerryError(.timedOut(kind)))
-        }
+        exchange.timeout = timeouts.register(
+            idle: prepared.idleTimeout, deadline: deadline, stopping: controls.signal)
         do {
             return try await send(prepared, controls: controls, exchange: &exchange)
         } catch {

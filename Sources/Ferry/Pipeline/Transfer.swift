@@ -7,27 +7,37 @@ import Synchronization
 /// Cancelling any awaiting task, or calling ``cancel()``, stops the transfer for all of them. Continuations are
 /// resumed only after the lock is released.
 final class Transfer: Sendable {
-    typealias Run = @Sendable (TransferControls) async -> TransferOutcome
+    /// What the transfer does when it runs: a value rather than a closure, so that making a request allocates no
+    /// closure context.
+    enum Job: Sendable {
+        /// A request whose body is read into memory.
+        case data(Pipeline, Request)
+        /// A request whose body is written to a file.
+        case download(Pipeline, Request, DownloadTarget, resuming: ResumeData?)
+        /// A request that failed before it could start.
+        case failed(FerryError)
+    }
 
     let controls: TransferControls
     private let request: Request?
     private let registry: TransferRegistry?
-    private let run: Run
+    private let job: Job
     private let state = Mutex(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
 
-    /// A transfer that runs `run` when first awaited.
-    init(request: Request?, controls: TransferControls, registry: TransferRegistry?, run: @escaping Run) {
-        self.request = request
+    /// A transfer that runs `job` when first awaited.
+    init(_ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?) {
+        switch job {
+        case .data(_, let request), .download(_, let request, _, _): self.request = request
+        case .failed: request = nil
+        }
         self.controls = controls
         self.registry = registry
-        self.run = run
+        self.job = job
     }
 
     /// A transfer that failed before it could start.
-    convenience init(failed error: FerryError, request: Request?) {
-        self.init(request: request, controls: TransferControls(), registry: nil) { _ in
-            .failure(error, request: request)
-        }
+    convenience init(failed error: FerryError) {
+        self.init(.failed(error), registry: nil)
     }
 
     /// The outcome: runs the transfer in this task when nobody started it, else waits for it. Cancelling this
@@ -71,7 +81,7 @@ final class Transfer: Sendable {
         if let registry, !registry.begin(self) {
             outcome = .failure(FerryError(.sessionShutDown), request: request)
         } else {
-            outcome = await run(controls)
+            outcome = await perform()
             registry?.end(self)
         }
         // The transport's stop handler holds its call, which holds the context, which holds the signal: the cycle
@@ -81,6 +91,17 @@ final class Transfer: Sendable {
         finishProgress()
         for waiter in waiters { waiter.resume(returning: outcome) }
         return outcome
+    }
+
+    private func perform() async -> TransferOutcome {
+        switch job {
+        case .data(let pipeline, let request):
+            await pipeline.runData(request, controls: controls)
+        case .download(let pipeline, let request, let target, let resumeData):
+            await pipeline.runDownload(request, to: target, resuming: resumeData, controls: controls)
+        case .failed(let error):
+            .failure(error, request: nil)
+        }
     }
 
     private func waitForOutcome() async -> TransferOutcome {

@@ -1,11 +1,28 @@
+import Synchronization
+
 /// What a running transfer shares with the pipeline: how it is stopped, where progress goes, and how a transport
 /// that cannot pause buffers unread bytes.
-struct TransferControls: Sendable {
-    let signal = StopSignal()
-    /// The response body's progress.
-    let downloadProgress = ProgressReporter()
-    /// The request body's progress.
-    let uploadProgress = ProgressReporter()
+///
+/// One object holds the stop state and both progress states, each under its own lock, so that a request allocates
+/// one of them instead of three; ``signal``, ``downloadProgress`` and ``uploadProgress`` are views of it.
+final class TransferControls: Sendable {
     /// `nil` when the pipeline reads the body as fast as it arrives (memory, downloads).
-    var bufferOptions: StreamOptions?
+    let bufferOptions: StreamOptions?
+
+    let stopState = Mutex(StopSignal.StateMachine<StopSignal.Handler>())
+    let downloadState = Mutex(ProgressReporter.State())
+    let uploadState = Mutex(ProgressReporter.State())
+
+    init(bufferOptions: StreamOptions? = nil) {
+        self.bufferOptions = bufferOptions
+    }
+
+    /// How the transfer is stopped from outside its task.
+    var signal: StopSignal { StopSignal(self) }
+
+    /// The response body's progress.
+    var downloadProgress: ProgressReporter { ProgressReporter(self, .download) }
+
+    /// The request body's progress.
+    var uploadProgress: ProgressReporter { ProgressReporter(self, .upload) }
 }

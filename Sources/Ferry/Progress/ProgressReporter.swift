@@ -5,9 +5,11 @@ import Synchronization
 /// `update` runs on the transport's callbacks: it takes a lock, reads the clock, and yields only when a snapshot is
 /// due. Continuations are yielded to under the lock (which keeps snapshots in order) but finished outside it,
 /// because finishing one runs its termination handler, which takes the lock again.
-final class ProgressReporter: Sendable {
-    private struct State {
-        var latest: TransferProgress
+///
+/// A view of one direction of its transfer's ``TransferControls``, which hold the state.
+struct ProgressReporter: Sendable {
+    struct State {
+        var latest = TransferProgress(completedBytes: 0, totalBytes: nil)
         var start: ContinuousClock.Instant?
         var lastEmission: ContinuousClock.Instant?
         var consumers: [UInt64: AsyncStream<TransferProgress>.Continuation] = [:]
@@ -15,10 +17,33 @@ final class ProgressReporter: Sendable {
         var finished = false
     }
 
+    enum Direction {
+        case download
+        case upload
+    }
+
+    private let controls: TransferControls
+    private let direction: Direction
+
+    /// A reporter of its own (for tests).
+    init() {
+        self.init(TransferControls(), .download)
+    }
+
+    init(_ controls: TransferControls, _ direction: Direction) {
+        self.controls = controls
+        self.direction = direction
+    }
+
+    private func withState<Result: Sendable>(_ body: (inout sending State) -> sending Result) -> Result {
+        switch direction {
+        case .download: controls.downloadState.withLock(body)
+        case .upload: controls.uploadState.withLock(body)
+        }
+    }
+
     /// The shortest gap between two snapshots.
     static let interval = Duration.milliseconds(50)
-
-    private let state = Mutex(State(latest: TransferProgress(completedBytes: 0, totalBytes: nil)))
 
     /// Records the bytes moved so far; yields a snapshot when one is due.
     /// - Parameters:
@@ -26,7 +51,7 @@ final class ProgressReporter: Sendable {
     ///   - total: The expected total, if known.
     ///   - now: The time of the update; callers that have just read the clock pass it on.
     func update(completed: Int64, total: Int64?, at now: ContinuousClock.Instant = .now) {
-        state.withLock { state in
+        withState { state in
             guard !state.finished else { return }
             let start = state.start ?? now
             state.start = start
@@ -41,13 +66,14 @@ final class ProgressReporter: Sendable {
     /// Sends the final snapshot to every consumer and ends their sequences. Only the first call counts.
     func finish() {
         let now = ContinuousClock.now
-        let consumers: [AsyncStream<TransferProgress>.Continuation] = state.withLock { state in
+        let consumers: [AsyncStream<TransferProgress>.Continuation] = withState { state in
             guard !state.finished else { return [] }
             state.finished = true
             let latest = state.latest
             state.latest = Self.snapshot(
                 completed: latest.completedBytes, total: latest.totalBytes, start: state.start ?? now, now: now,
                 finished: true)
+            guard !state.consumers.isEmpty else { return [] }
             for consumer in state.consumers.values { consumer.yield(state.latest) }
             defer { state.consumers = [:] }
             return Array(state.consumers.values)
@@ -57,10 +83,10 @@ final class ProgressReporter: Sendable {
     }
 
     /// The latest snapshot.
-    var latest: TransferProgress { state.withLock { $0.latest } }
+    var latest: TransferProgress { withState { $0.latest } }
 
     /// How many consumers are iterating.
-    var consumerCount: Int { state.withLock { $0.consumers.count } }
+    var consumerCount: Int { withState { $0.consumers.count } }
 
     /// Whether any consumer is iterating.
     var hasConsumers: Bool { consumerCount > 0 }
@@ -69,16 +95,17 @@ final class ProgressReporter: Sendable {
     func subscribe() -> AsyncStream<TransferProgress> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
-        let id: UInt64 = state.withLock { state in
+        let id: UInt64 = withState { state in
             state.nextID += 1
             return state.nextID
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.consumers.removeValue(forKey: id) }
+        continuation.onTermination = { [weak controls, direction] _ in
+            guard let controls else { return }
+            _ = ProgressReporter(controls, direction).withState { $0.consumers.removeValue(forKey: id) }
         }
         // Yielding never runs the termination handler, so it may happen under the lock, which keeps the first
         // snapshot ordered before any later one; finishing does run it, so it happens after.
-        let finished: Bool = state.withLock { state in
+        let finished: Bool = withState { state in
             continuation.yield(state.latest)
             if !state.finished { state.consumers[id] = continuation }
             return state.finished

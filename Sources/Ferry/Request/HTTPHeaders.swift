@@ -46,8 +46,11 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, E
     /// Setting replaces every such field; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
-            let values = self.values(for: name)
-            return values.isEmpty ? nil : values.joined(separator: ", ")
+            // One field, the common case, is returned as it is: no array, no joined copy.
+            guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else { return nil }
+            let rest = fields[(first + 1)...]
+            guard rest.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) else { return fields[first].value }
+            return values(for: name).joined(separator: ", ")
         }
         set {
             if let newValue { update(name: name, value: newValue) } else { remove(name: name) }
@@ -101,7 +104,10 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, E
     /// - Parameter defaults: The fields to fall back to.
     /// - Returns: The merged list: these fields first, then the missing defaults.
     public func merging(defaults: HTTPHeaders) -> HTTPHeaders {
+        // Without fields of its own a request shares the defaults' storage.
+        if fields.isEmpty { return defaults }
         var merged = self
+        merged.fields.reserveCapacity(fields.count + defaults.fields.count)
         for field in defaults.fields where !contains(field.name) {
             merged.fields.append(field)
         }

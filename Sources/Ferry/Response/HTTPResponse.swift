@@ -35,11 +35,24 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The `Content-Length` header, when present and valid.
     public var expectedContentLength: Int64? {
-        // A plain ASCII trim: Foundation's `trimmingCharacters(in:)` goes through NSString on Linux, on every response.
+        // Read from the ASCII bytes, spaces and tabs around the digits allowed: no String copy, and no Foundation trim
+        // (which goes through NSString on Linux), on every response.
         guard let value = headers["Content-Length"] else { return nil }
-        let digits = value.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
-            .reversed()
-        guard let length = Int64(String(decoding: digits, as: UTF8.self)), length >= 0 else { return nil }
+        var length: Int64?
+        var trailingSpace = false
+        for byte in value.utf8 {
+            switch byte {
+            case 0x20, 0x09:
+                if length != nil { trailingSpace = true }
+            case 0x30...0x39 where !trailingSpace:
+                let (times10, overflow1) = (length ?? 0).multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+                if overflow1 || overflow2 { return nil }
+                length = sum
+            default:
+                return nil
+            }
+        }
         return length
     }
 

@@ -76,13 +76,11 @@ extension Session {
         let request: Request
         switch made {
         case .success(let made): request = made
-        case .failure(let error): return DownloadTask(transfer: Transfer(failed: error, request: nil))
+        case .failure(let error): return DownloadTask(transfer: Transfer(failed: error))
         }
         let target = DownloadTarget(
             destination: destination, options: options, sessionValidation: configuration.validation)
         return DownloadTask(
-            transfer: transfer(for: request) { [pipeline] controls in
-                await pipeline.runDownload(request, to: target, resuming: resumeData, controls: controls)
-            })
+            transfer: Transfer(.download(pipeline, request, target, resuming: resumeData), registry: registry))
     }
 }

@@ -85,7 +85,7 @@ extension Session {
         case .success(let request):
             return self.request(request)
         case .failure(let error):
-            return DataTask(transfer: Transfer(failed: error, request: nil), validation: configuration.validation)
+            return DataTask(transfer: Transfer(failed: error), validation: configuration.validation)
         }
     }
 

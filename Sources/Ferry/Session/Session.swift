@@ -41,19 +41,8 @@ public actor Session {
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public nonisolated func request(_ request: Request) -> DataTask<Data> {
         DataTask(
-            transfer: transfer(for: request) { [pipeline] controls in
-                await pipeline.runData(request, controls: controls)
-            },
+            transfer: Transfer(.data(pipeline, request), registry: registry),
             validation: configuration.validation)
-    }
-
-    /// A transfer of this session that runs `run` when first awaited.
-    nonisolated func transfer(
-        for request: Request, bufferOptions: StreamOptions? = nil, _ run: @escaping Transfer.Run
-    ) -> Transfer {
-        var controls = TransferControls()
-        controls.bufferOptions = bufferOptions
-        return Transfer(request: request, controls: controls, registry: registry, run: run)
     }
 
     /// The number of requests running.

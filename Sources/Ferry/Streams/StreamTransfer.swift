@@ -30,9 +30,7 @@ final class StreamTransfer: RunningTransfer {
         self.request = request
         self.pipeline = pipeline
         self.registry = registry
-        var controls = TransferControls()
-        controls.bufferOptions = options
-        self.controls = controls
+        controls = TransferControls(bufferOptions: options)
     }
 
     /// A stream that failed before it could start.

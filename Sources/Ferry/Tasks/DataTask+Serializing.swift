@@ -6,14 +6,7 @@ extension DataTask {
     /// - Returns: The task.
     public func serialized<Serializer: ResponseSerializer>(by serializer: Serializer) -> DataTask<Serializer.Output> {
         with(validation: validation) { request, response, body throws(FerryError) in
-            do {
-                return try serializer.serialize(request: request, response: response, data: body)
-            } catch let error as FerryError {
-                throw error.adding(request: request, response: response, body: body)
-            } catch {
-                throw FerryError(
-                    .serializationFailed, request: request, response: response, body: body, underlyingError: error)
-            }
+            try serializer.serialize(request: request, response: response, body: body)
         }
     }
 
@@ -24,7 +17,11 @@ extension DataTask {
     public func serializing<Serializer: ResponseSerializer>(
         _ serializer: Serializer
     ) async throws(FerryError) -> Serializer.Output {
-        try await serialized(by: serializer).value
+        // No derived task: the serializer runs straight on the outcome, without a closure to allocate.
+        let outcome = await transfer.outcome()
+        return try Self.result(of: outcome, validation: validation) { request, response, body throws(FerryError) in
+            try serializer.serialize(request: request, response: response, body: body)
+        }.get()
     }
 
     /// Waits for the response and returns its body.
@@ -61,5 +58,19 @@ extension DataTask {
         _ type: Decoded.Type = Decoded.self, decoder: some DataDecoder = JSONDecoder()
     ) async throws(FerryError) -> Decoded {
         try await serializing(DecodableResponseSerializer<Decoded>(decoder: decoder))
+    }
+}
+
+extension ResponseSerializer {
+    /// Serializes `body`, reporting any failure as a ``FerryError`` that carries the request, head and body.
+    func serialize(request: Request, response: HTTPResponse, body: Data) throws(FerryError) -> Output {
+        do {
+            return try serialize(request: request, response: response, data: body)
+        } catch let error as FerryError {
+            throw error.adding(request: request, response: response, body: body)
+        } catch {
+            throw FerryError(
+                .serializationFailed, request: request, response: response, body: body, underlyingError: error)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A running or finished request, and how its response becomes a `Value`.
 ///
@@ -15,7 +14,6 @@ public struct DataTask<Value: Sendable>: Sendable {
     let transfer: Transfer
     let validation: Validation
     let serialize: @Sendable (Request, HTTPResponse, Data) throws(FerryError) -> Value
-    private let cache = ResponseCache<Value>()
 
     init(
         transfer: Transfer,
@@ -28,16 +26,24 @@ public struct DataTask<Value: Sendable>: Sendable {
     }
 
     /// The full response: request, head, body, result, metrics and timeline. Never throws.
+    ///
+    /// The transfer runs once, but each read validates and serializes its outcome again: keep the response when you
+    /// need it twice.
     public var response: DataResponse<Value> {
         get async {
-            if let cached = cache.response { return cached }
-            return cache.store(makeResponse(from: await transfer.outcome()))
+            let outcome = await transfer.outcome()
+            var timeline = outcome.timeline
+            let result = Self.result(of: outcome, validation: validation, serialize: serialize)
+            timeline.serializationCompleted = .now
+            return DataResponse(
+                request: outcome.request, response: outcome.response, data: outcome.body, result: result,
+                metrics: outcome.metrics, timeline: timeline)
         }
     }
 
     /// The serialized value, or the error.
     public var result: Result<Value, FerryError> {
-        get async { await response.result }
+        get async { Self.result(of: await transfer.outcome(), validation: validation, serialize: serialize) }
     }
 
     /// The serialized value.
@@ -86,47 +92,27 @@ public struct DataTask<Value: Sendable>: Sendable {
         DataTask<Output>(transfer: transfer, validation: validation, serialize: serialize)
     }
 
-    private func makeResponse(from outcome: TransferOutcome) -> DataResponse<Value> {
-        var timeline = outcome.timeline
-        let result: Result<Value, FerryError>
-        if let error = outcome.error {
-            result = .failure(error)
-        } else if let request = outcome.request, let head = outcome.response {
-            let body = outcome.body ?? Data()
-            do throws(FerryError) {
-                try validation.validate(head, body: body, for: request)
-                result = .success(try serialize(request, head, body))
-            } catch {
-                result = .failure(error)
-            }
-        } else {
-            result = .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
+    /// The outcome validated and serialized: the transfer's error, the validation's, the serializer's, or the value.
+    static func result<Output>(
+        of outcome: TransferOutcome, validation: Validation,
+        serialize: (Request, HTTPResponse, Data) throws(FerryError) -> Output
+    ) -> Result<Output, FerryError> {
+        if let error = outcome.error { return .failure(error) }
+        guard let request = outcome.request, let head = outcome.response else {
+            return .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
         }
-        timeline.serializationCompleted = .now
-        return DataResponse(
-            request: outcome.request, response: outcome.response, data: outcome.body, result: result,
-            metrics: outcome.metrics, timeline: timeline)
+        let body = outcome.body ?? Data()
+        do throws(FerryError) {
+            try validation.validate(head, body: body, for: request)
+            return .success(try serialize(request, head, body))
+        } catch {
+            return .failure(error)
+        }
     }
 }
 
 extension DataTask where Value == Data {
     init(transfer: Transfer, validation: Validation) {
         self.init(transfer: transfer, validation: validation) { _, _, body throws(FerryError) in body }
-    }
-}
-
-/// The first response a ``DataTask`` computed, kept so that later reads neither validate nor decode again.
-private final class ResponseCache<Value: Sendable>: Sendable {
-    private let storage = Mutex<DataResponse<Value>?>(nil)
-
-    var response: DataResponse<Value>? { storage.withLock { $0 } }
-
-    /// Keeps `response` unless another reader stored one first; returns the one kept.
-    func store(_ response: DataResponse<Value>) -> DataResponse<Value> {
-        storage.withLock { stored in
-            if let stored { return stored }
-            stored = response
-            return response
-        }
     }
 }

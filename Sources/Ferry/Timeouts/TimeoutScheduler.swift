@@ -50,8 +50,18 @@ final class TimeoutScheduler: Sendable {
         }
     }
 
-    /// What a registration calls when it runs out.
-    private typealias Callback = @Sendable (FerryError.TimeoutKind) -> Void
+    /// Who learns that a registration ran out: a request's stop signal (no closure to allocate), or a closure.
+    private enum Callback: Sendable {
+        case stop(StopSignal)
+        case call(@Sendable (FerryError.TimeoutKind) -> Void)
+
+        func callAsFunction(_ kind: FerryError.TimeoutKind) {
+            switch self {
+            case .stop(let signal): signal.stop(FerryError(.timedOut(kind)))
+            case .call(let onTimeout): onTimeout(kind)
+            }
+        }
+    }
     /// An instant on the continuous clock.
     private typealias Instant = ContinuousClock.Instant
 
@@ -106,13 +116,24 @@ final class TimeoutScheduler: Sendable {
         idle: Duration?, deadline: ContinuousClock.Instant?,
         onTimeout: @escaping @Sendable (FerryError.TimeoutKind) -> Void
     ) -> Registration? {
+        register(idle: idle, deadline: deadline, callback: .call(onTimeout))
+    }
+
+    /// Registers a request's timeouts, which stop `signal` with ``FerryError/Reason/timedOut(_:)`` when one runs
+    /// out; the idle time counts from now.
+    /// - Returns: The registration, or `nil` when the request has no timeout.
+    func register(idle: Duration?, deadline: ContinuousClock.Instant?, stopping signal: StopSignal) -> Registration? {
+        register(idle: idle, deadline: deadline, callback: .stop(signal))
+    }
+
+    private func register(idle: Duration?, deadline: ContinuousClock.Instant?, callback: Callback) -> Registration? {
         guard idle != nil || deadline != nil else { return nil }
         let now = clock.now
         let activity = ActivityStamp(now)
         let (id, replaced) = state.withLock { state -> (UInt64, Task<Void, Never>?) in
             let id = state.nextID
             state.nextID &+= 1
-            state.callbacks[id] = onTimeout
+            state.callbacks[id] = callback
             let action = state.machine.register(id, idle: idle, deadline: deadline, activity: activity, now: now)
             guard case .schedule(let wake) = action else { return (id, nil) }
             // Starting a task only enqueues it; the old one is cancelled after the lock is released.

@@ -74,27 +74,20 @@ public final class TransportContext: Sendable {
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         if let error = signal.error { throw error }
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            let race = StopRace<Value>()
-            group.addTask {
-                do {
-                    race.complete(.success(try await operation()))
-                } catch {
-                    race.complete(.failure(error))
-                }
+        let race = StopRace<Value>()
+        // A child task (`async let` is allocated from this task's own allocator, unlike a task group); leaving the
+        // scope cancels it and waits for it.
+        async let _ = race.run(operation)
+        let result = await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                race.wait(continuation)
+                signal.install { error in race.complete(.failure(error)) }
             }
-            let result = await withTaskCancellationHandler {
-                await withUnsafeContinuation { continuation in
-                    race.wait(continuation)
-                    signal.install { error in race.complete(.failure(error)) }
-                }
-            } onCancel: {
-                race.complete(.failure(FerryError(.cancelled)))
-            }
-            signal.removeHandler()
-            group.cancelAll()
-            return try result.get()
+        } onCancel: {
+            race.complete(.failure(FerryError(.cancelled)))
         }
+        signal.removeHandler()
+        return try result.get()
     }
 
     var bytesSent: Int64 { state.withLock { $0.bytesSent } }
@@ -110,6 +103,14 @@ private final class StopRace<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex(State.pending(nil))
+
+    func run(_ operation: @Sendable () async throws -> Value) async {
+        do {
+            complete(.success(try await operation()))
+        } catch {
+            complete(.failure(error))
+        }
+    }
 
     func wait(_ continuation: UnsafeContinuation<Result<Value, any Error>, Never>) {
         let ready: Result<Value, any Error>? = state.withLock { state in
