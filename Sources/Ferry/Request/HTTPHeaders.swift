@@ -134,8 +134,17 @@ extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        // Native and small strings compare their bytes in place; bridged ones go through the views.
+        let compared = lhs.withContiguousStorageIfAvailable { left in
+            rhs.withContiguousStorageIfAvailable { right in
+                left.indices.allSatisfy { Self.equalIgnoringASCIICase(left[$0], right[$0]) }
+            }
         }
+        if let compared, let result = compared { return result }
+        return zip(lhs, rhs).allSatisfy(Self.equalIgnoringASCIICase)
+    }
+
+    private static func equalIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
     }
 }
