@@ -61,6 +61,8 @@ extension FerryError {
                 + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
         case .serializationFailed: serializationClause
         case .bodyTooLarge(let limit): "the response body is larger than the limit of \(HumanUnits.bytes(limit))"
+        case .decompressionLimitExceeded:
+            "the response's compressed body expands beyond the transport's decompression limit"
         case .cancelled: "the request was cancelled"
         case .sessionShutDown: "the session was shut down before the request could start"
         case .destinationExists(let url): "the download destination \(url.path) already exists"
@@ -111,6 +113,9 @@ extension FerryError {
                     + "or download the body to a file with download(_:to:)."
             }
             return "Raise the limit passed to collect(upTo:), or read the body as a stream."
+        case .decompressionLimitExceeded:
+            return "If the server is trusted and its bodies compress that well, raise the transport's limit "
+                + "(URLSessionTransport(decompressionLimit:), or the decompression in AsyncHTTPClient's configuration)."
         case .sessionShutDown:
             return "Send requests before calling shutdown(), or create a new Session."
         case .destinationExists:

@@ -23,6 +23,11 @@ extension FerryError {
         case serializationFailed
         /// The body is larger than the limit, in bytes.
         case bodyTooLarge(limit: Int64)
+        /// A compressed (`Content-Encoding`) body expands beyond the transport's decompression limit: a
+        /// decompression bomb, stopped before it could fill memory. See
+        /// ``URLSessionTransport/DecompressionLimit`` and, with the `AsyncHTTPClient` trait,
+        /// `AsyncHTTPClientTransport.defaultConfiguration`.
+        case decompressionLimitExceeded
         /// The request was cancelled.
         case cancelled
         /// The session was shut down before the request could start.
@@ -50,6 +55,7 @@ extension FerryError {
             case .validationFailed: "validation failed"
             case .serializationFailed: "serialization failed"
             case .bodyTooLarge(let limit): "body larger than \(limit) bytes"
+            case .decompressionLimitExceeded: "decompression limit exceeded"
             case .cancelled: "cancelled"
             case .sessionShutDown: "session shut down"
             case .destinationExists(let url): "the destination \(url.path) already exists"

@@ -7,12 +7,14 @@ import Foundation
 struct MultipartLayout {
     /// One part ready to write.
     struct Segment {
+        var name: String
         var head: Data
         var content: MultipartFormData.Part.Content
         var size: Int64
     }
 
     var segments: [Segment] = []
+    var boundary: String
     var closing: Data
     /// The exact number of bytes ``write(into:)`` produces.
     var length: Int64
@@ -29,6 +31,7 @@ struct MultipartLayout {
                     "the multipart boundary \(form.boundary.debugDescription) is not 1 to 70 RFC 2046 boundary characters"
                 ))
         }
+        boundary = form.boundary
         closing = Data("--\(form.boundary)--\r\n".utf8)
         length = Int64(closing.count)
         for part in form.parts {
@@ -40,22 +43,30 @@ struct MultipartLayout {
             let head = part.head(boundary: form.boundary)
             let size: Int64
             switch part.content {
-            case .data(let data): size = Int64(data.count)
-            case .file(let url): size = try Self.fileSize(at: url)
+            case .data(let data):
+                size = Int64(data.count)
+                var scanner = MultipartBoundaryScanner(boundary: form.boundary, partName: part.name)
+                try scanner.scan(data)
+            case .file(let url):
+                size = try Self.fileSize(at: url)
             }
-            segments.append(Segment(head: head, content: part.content, size: size))
+            segments.append(Segment(name: part.name, head: head, content: part.content, size: size))
             length += Int64(head.count) + size + Int64(Self.lineBreak.count)
         }
     }
 
     /// Writes the whole body into `sink`, copying files in chunks.
-    /// - Throws: ``FerryError`` when a file can't be read or has changed size, or the sink fails.
+    /// - Throws: ``FerryError`` when a file can't be read, has changed size or holds the boundary, or the sink
+    ///   fails.
     func write<Sink: MultipartSink>(into sink: inout Sink) throws(FerryError) {
         for segment in segments {
             try sink.write(segment.head)
             switch segment.content {
-            case .data(let data): try sink.write(data)
-            case .file(let url): try sink.copyFile(at: url, expectedSize: segment.size)
+            case .data(let data):
+                try sink.write(data)
+            case .file(let url):
+                var scanner = MultipartBoundaryScanner(boundary: boundary, partName: segment.name)
+                try sink.copyFile(at: url, expectedSize: segment.size, scanning: &scanner)
             }
             try sink.write(Self.lineBreak)
         }

@@ -37,10 +37,13 @@ extension MultipartSink {
     /// How many bytes of a file are read at a time.
     static var chunkSize: Int { 256 * 1024 }
 
-    /// Copies the file at `url` in chunks, checking that it holds exactly `expectedSize` bytes.
-    /// - Throws: ``FerryError`` with ``FerryError/Reason/invalidRequest(_:)`` when the file can't be read or its
-    ///   size is not `expectedSize`, or when writing fails.
-    mutating func copyFile(at url: URL, expectedSize: Int64) throws(FerryError) {
+    /// Copies the file at `url` in chunks, checking that it holds exactly `expectedSize` bytes and not the form's
+    /// boundary.
+    /// - Throws: ``FerryError`` with ``FerryError/Reason/invalidRequest(_:)`` when the file can't be read, its
+    ///   size is not `expectedSize` or it holds the boundary, or when writing fails.
+    mutating func copyFile(
+        at url: URL, expectedSize: Int64, scanning scanner: inout MultipartBoundaryScanner
+    ) throws(FerryError) {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -61,6 +64,7 @@ extension MultipartSink {
                 copied += Int64(chunk.count)
                 guard copied <= expectedSize else { return .failure(.multipartFileChangedSize(url, expectedSize)) }
                 do throws(FerryError) {
+                    try scanner.scan(chunk)
                     try write(chunk)
                 } catch {
                     return .failure(error)

@@ -71,6 +71,7 @@ struct Pipeline: Sendable {
             let response = try await configuration.transport.send(current, context: context)
             exchange.firstResponseByte = exchange.firstResponseByte ?? .now
             exchange.head = response.head
+            try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
             guard let next = policy.nextRequest(after: response.head, to: current) else {
@@ -80,6 +81,18 @@ struct Pipeline: Sendable {
             redirects += 1
             current = next
         }
+    }
+
+    /// Refuses a response whose body cannot be delimited before any of it is read: a present but invalid or
+    /// conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close.
+    private static func checkFraming(of response: TransportResponse, method: HTTPMethod) throws(FerryError) {
+        guard response.head.hasInvalidContentLength, !response.head.permitsEmptyBody(for: method) else { return }
+        response.body.cancel()
+        var error = FerryError(
+            .transport(.invalidResponse), detail: .malformedResponse("its Content-Length is invalid"),
+            underlyingError: nil)
+        error.response = response.head
+        throw error
     }
 
     /// Reads a redirect's body, which nobody wants, after checking the redirect may be followed.

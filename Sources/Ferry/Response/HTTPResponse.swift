@@ -33,28 +33,20 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The media type of the `Content-Type` header, lowercased and without parameters (`"application/json"`).
     public var mimeType: String? { contentType.map { MediaType(parsing: $0).essence } }
 
-    /// The `Content-Length` header, when present and valid.
+    /// The `Content-Length` header, when present and valid: one length, or the same length repeated (`10, 10`).
+    /// `nil` when it is absent, and also when it is invalid or conflicting, which ``hasInvalidContentLength`` tells
+    /// apart.
     public var expectedContentLength: Int64? {
-        // Read from the ASCII bytes, spaces and tabs around the digits allowed: no String copy, and no Foundation trim
-        // (which goes through NSString on Linux), on every response.
-        guard let value = headers["Content-Length"] else { return nil }
-        var length: Int64?
-        var trailingSpace = false
-        for byte in value.utf8 {
-            switch byte {
-            case 0x20, 0x09:
-                if length != nil { trailingSpace = true }
-            case 0x30...0x39 where !trailingSpace:
-                let (times10, overflow1) = (length ?? 0).multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - 0x30))
-                if overflow1 || overflow2 { return nil }
-                length = sum
-            default:
-                return nil
-            }
-        }
+        guard case .length(let length) = contentLengthDeclaration else { return nil }
         return length
     }
+
+    /// Whether a `Content-Length` is present but is not one non-negative length: unparsable
+    /// (`99999999999999999999999`), negative, or conflicting (two fields `10` and `4`, or one field `10, 4`).
+    ///
+    /// RFC 9112 §6.3 makes such a response's framing an unrecoverable error; Ferry fails the request with
+    /// ``FerryError/TransportFailure/invalidResponse`` before reading its body, on every transport.
+    public var hasInvalidContentLength: Bool { contentLengthDeclaration == .invalid }
 
     /// Whether this response may have an empty body for `method`: `HEAD`, 1xx, 204, 205 and 304.
     /// - Parameter method: The method of the request that was answered.

@@ -122,6 +122,12 @@ struct ResponseWriter {
         case .stall:
             stall()
             return .abandon
+        case .repeatBytes:
+            // About 16 KiB per send; ends when a send fails: the peer left, or shutdown shut the socket down.
+            guard !fault.bytes.isEmpty else { return .close }
+            let block = Data(repeatElement(fault.bytes, count: max(1, 16_384 / fault.bytes.count)).joined())
+            while (try? send(block)) != nil {}
+            return .abandon
         }
     }
 

@@ -1,9 +1,17 @@
 /// Buffered reading from a connection, with every wait interruptible by the server's shutdown.
+///
+/// One buffer per connection, allocated once and reused: bytes are received into its free tail, and what is left
+/// unread moves to the front when room is needed. It grows only for a head or line larger than it.
 struct SocketReader {
+    /// How many bytes one receive asks for at most, and the buffer's starting size.
+    static let receiveSize = 64 * 1024
+
     private let fd: Int32
     private let core: ServerCore
     private var buffer: [UInt8] = []
+    /// The unread bytes are `buffer[start..<end]`.
     private var start = 0
+    private var end = 0
     /// Where the search for the end of the head resumes, so that a slow client costs linear time.
     private var scanned = 0
 
@@ -12,7 +20,7 @@ struct SocketReader {
         self.core = core
     }
 
-    private var available: Int { buffer.count - start }
+    private var available: Int { end - start }
 
     /// Reads one request head.
     /// - Parameter limit: the most bytes the head may take, final empty line included.
@@ -22,10 +30,10 @@ struct SocketReader {
         skipLeadingLineBreaks()
         scanned = start
         while true {
-            if let end = headEnd() {
-                guard end - start <= limit else { throw .headTooLarge }
-                let head = buffer[start..<end]
-                start = end
+            if let headEnd = headEnd() {
+                guard headEnd - start <= limit else { throw .headTooLarge }
+                let head = buffer[start..<headEnd]
+                start = headEnd
                 return head
             }
             guard available <= limit else { throw .headTooLarge }
@@ -44,7 +52,7 @@ struct SocketReader {
     mutating func readLine(limit: Int) throws(ConnectionError) -> ArraySlice<UInt8> {
         var searched = 0
         while true {
-            if let newline = buffer[(start + searched)...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[(start + searched)..<end].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = buffer[start..<newline]
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 start = newline + 1
@@ -78,31 +86,42 @@ struct SocketReader {
         case .woken: throw .shuttingDown
         case .timedOut, .readable: break
         }
-        if start > 0, start == buffer.count || start >= 64 * 1024 {
-            buffer.removeFirst(start)
-            scanned -= start
-            start = 0
-        }
-        let capacity = 64 * 1024
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: capacity))
+        makeRoom()
         let result = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(SystemCallError) in
-                try POSIX.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
+                try POSIX.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
             }
         }
-        guard case .success(let received) = result else {
-            buffer.removeLast(capacity)
-            if case .failure(let error) = result { throw .io(error.code) }
-            return false
+        switch result {
+        case .success(let received):
+            end += received
+            return received > 0
+        case .failure(let error):
+            throw .io(error.code)
         }
-        buffer.removeLast(capacity - received)
-        return received > 0
+    }
+
+    /// Makes the free tail at least ``receiveSize`` bytes long: the unread bytes move to the front, and the buffer
+    /// grows only when they alone fill it.
+    private mutating func makeRoom() {
+        if buffer.count - end >= Self.receiveSize { return }
+        if start > 0 {
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return }
+                base.update(from: base + start, count: end - start)
+            }
+            scanned -= start
+            end -= start
+            start = 0
+        }
+        if buffer.count - end < Self.receiveSize {
+            buffer.append(contentsOf: repeatElement(0, count: Self.receiveSize - (buffer.count - end)))
+        }
     }
 
     /// Drops the empty lines a client may send between requests (RFC 9112 §2.2).
     private mutating func skipLeadingLineBreaks() {
-        while start < buffer.count, buffer[start] == UInt8(ascii: "\r") || buffer[start] == UInt8(ascii: "\n") {
+        while start < end, buffer[start] == UInt8(ascii: "\r") || buffer[start] == UInt8(ascii: "\n") {
             start += 1
         }
     }
@@ -110,15 +129,15 @@ struct SocketReader {
     /// The index just past the empty line that ends the head, if it has arrived.
     private mutating func headEnd() -> Int? {
         var index = max(scanned, start)
-        while index < buffer.count {
+        while index < end {
             if buffer[index] == UInt8(ascii: "\n") {
-                if index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "\n") { return index + 2 }
-                if index + 2 < buffer.count, buffer[index + 1] == UInt8(ascii: "\r"),
+                if index + 1 < end, buffer[index + 1] == UInt8(ascii: "\n") { return index + 2 }
+                if index + 2 < end, buffer[index + 1] == UInt8(ascii: "\r"),
                     buffer[index + 2] == UInt8(ascii: "\n")
                 {
                     return index + 3
                 }
-                if index + 2 >= buffer.count {
+                if index + 2 >= end {
                     scanned = index
                     return nil
                 }

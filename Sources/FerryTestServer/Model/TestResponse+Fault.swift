@@ -13,6 +13,8 @@ extension TestResponse {
             case reset
             /// Keeps the connection open without sending anything more until the peer leaves or the server shuts down.
             case stall
+            /// Sends ``Fault/bytes`` again and again until the peer leaves or the server shuts down.
+            case repeatBytes
         }
 
         /// The raw bytes sent first (possibly none, possibly not HTTP at all).

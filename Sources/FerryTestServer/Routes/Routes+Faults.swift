@@ -12,6 +12,11 @@ extension Router {
     /// - `stall-body`: `Content-Length: 1000`, 10 bytes, then nothing more.
     /// - `close`: nothing, then a clean close.
     /// - `huge-header`: a 1 MiB header line.
+    /// - `bad-length`, `negative-length`: `Content-Length: 99999999999999999999999` / `-1`, 9 bytes, then a close.
+    /// - `conflicting-lengths`: two fields `Content-Length: 10` and `Content-Length: 4`, 9 bytes, then a close.
+    /// - `joined-lengths`: one field `Content-Length: 10, 4`, 9 bytes, then a close.
+    /// - `trailer`: a chunked `hello` with the trailer field `X-A: 1`, then a close.
+    /// - `continue-storm`: `100 Continue` heads without end, never a final response.
     static let faultRoutes: [BuiltInRoute] = [
         ("reset", TestResponse.Fault.reset),
         ("reset-mid-body", .resetMidBody()),
@@ -22,6 +27,12 @@ extension Router {
         ("stall-body", .stalledBody()),
         ("close", .close),
         ("huge-header", .hugeHeader()),
+        ("bad-length", .contentLengths(["99999999999999999999999"])),
+        ("negative-length", .contentLengths(["-1"])),
+        ("conflicting-lengths", .contentLengths(["10", "4"])),
+        ("joined-lengths", .contentLengths(["10, 4"])),
+        ("trailer", .trailer),
+        ("continue-storm", .continueStorm),
     ].map { name, fault in
         BuiltInRoute("/fault/\(name)") { _ in .fault(fault) }
     }

@@ -194,6 +194,9 @@ struct ErrorMessageTests {
             name: "bodyTooLarge, inexact", error: error(.bodyTooLarge(limit: 1_000_000)),
             expected: "\(x) failed: the response body is larger than the limit of 976.6 KiB (1000000 bytes)."),
         GoldenMessage(
+            name: "decompressionLimitExceeded", error: error(.decompressionLimitExceeded),
+            expected: "\(x) failed: the response's compressed body expands beyond the transport's decompression limit."),
+        GoldenMessage(
             name: "cancelled", error: error(.cancelled, underlyingError: FerryError(.cancelled)),
             expected: "\(x) was cancelled."),
         GoldenMessage(
@@ -376,8 +379,7 @@ struct ErrorMessageTests {
                 == "\(x) failed: the response from 127.0.0.1:8080 is not valid HTTP: a chunk size is malformed.")
         #expect(
             message(NIOHTTPDecompression.DecompressionError.limit)
-                == "\(x) failed: the response from 127.0.0.1:8080 is not valid HTTP: "
-                + "its body decompresses to more than the allowed ratio.")
+                == "\(x) failed: the response's compressed body expands beyond the transport's decompression limit.")
         #expect(
             message(IOError(errnoCode: EMFILE, reason: "socket"))
                 == "\(x) failed: the transport failed: too many open files.")

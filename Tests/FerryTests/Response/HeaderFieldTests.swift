@@ -12,19 +12,37 @@ struct HeaderFieldTests {
     }
 
     @Test(arguments: [
-        ("0", Int64(0)), ("1234", 1234), (" 42\t", 42), ("9223372036854775807", Int64.max),
+        ("0", Int64(0)), ("1234", 1234), (" 42\t", 42), ("9223372036854775807", Int64.max), ("10, 10", 10),
+        ("7,7 ,\t7", 7),
     ])
     func aValidContentLengthIsRead(field: String, expected: Int64) {
         #expect(head(contentLength: field).expectedContentLength == expected)
+        #expect(!head(contentLength: field).hasInvalidContentLength)
     }
 
-    @Test(arguments: ["", " ", "-1", "+5", "1 2", "12a", "0x10", "99999999999999999999999", "9223372036854775808"])
+    @Test(arguments: [
+        "", " ", "-1", "+5", "1 2", "12a", "0x10", "99999999999999999999999", "9223372036854775808", "10, 4", "10,",
+        ",10", "10,,10",
+    ])
     func anInvalidContentLengthIsNotALength(field: String) {
         #expect(head(contentLength: field).expectedContentLength == nil)
+        #expect(head(contentLength: field).hasInvalidContentLength)
+    }
+
+    @Test func twoConflictingFieldsAreInvalidAndTwoEqualOnesAreALength() {
+        var headers: HTTPHeaders = ["Content-Length": "10"]
+        headers.add(name: "content-length", value: "4")
+        let url = URL(string: "http://127.0.0.1/")!
+        #expect(HTTPResponse(statusCode: 200, headers: headers, url: url).hasInvalidContentLength)
+        let equal: HTTPHeaders = [
+            HTTPHeader(name: "Content-Length", value: "4"), HTTPHeader(name: "Content-Length", value: "4"),
+        ]
+        #expect(HTTPResponse(statusCode: 200, headers: equal, url: url).expectedContentLength == 4)
     }
 
     @Test func aMissingContentLengthIsNotALength() {
         #expect(head(contentLength: nil).expectedContentLength == nil)
+        #expect(!head(contentLength: nil).hasInvalidContentLength)
     }
 
     @Test func oneFieldIsReturnedAsItIsAndRepeatedFieldsAreJoined() {

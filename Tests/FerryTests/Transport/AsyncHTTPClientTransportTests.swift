@@ -27,6 +27,12 @@ struct AsyncHTTPClientTransportTests {
         #expect(after.error?.reason == .sessionShutDown)
     }
 
+    @Test func theDefaultConfigurationFailsARefusedConnectionAtOnce() {
+        // AsyncHTTPClient's default retries a failed connection attempt with back-off until the connect timeout.
+        let configuration = AsyncHTTPClientTransport.defaultConfiguration
+        #expect(!configuration.connectionPool.retryConnectionEstablishment)
+    }
+
     @Test func aCallersClientIsNeverShutDown() async throws {
         let server = try TestServer()
         defer { server.shutDownInBackground() }

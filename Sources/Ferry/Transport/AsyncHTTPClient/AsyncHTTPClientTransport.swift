@@ -26,14 +26,18 @@ import Synchronization
 /// do not apply.
 public final class AsyncHTTPClientTransport: Transport {
     /// The configuration an owned client gets: no redirect following (Ferry's policy decides), decompression of
-    /// gzip and deflate with a ratio limit of 100 (a larger ratio fails as a decompression bomb), 10 s connect
-    /// timeout.
+    /// gzip and deflate with a ratio limit of 100 (a larger ratio fails with
+    /// ``FerryError/Reason/decompressionLimitExceeded``), 10 s connect timeout, and no retry of a failed connection
+    /// attempt: a refused connection fails at once, as it does on ``URLSessionTransport``, instead of being retried
+    /// with back-off until the connect timeout (`connectionPool.retryConnectionEstablishment`, which AsyncHTTPClient
+    /// turns on by default; set it back to `true` for that behaviour).
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10)),
             decompression: .enabled(limit: .ratio(100)))
         configuration.httpVersion = .automatic
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 

@@ -30,11 +30,10 @@ extension FerryError {
                 .transport(.invalidResponse), detail: Self.parserDetail(error), underlyingError: error)
         }
         if let error = error as? NIOHTTPDecompression.DecompressionError {
-            let detail: Detail =
-                error == .limit
-                ? .malformedResponse("its body decompresses to more than the allowed ratio")
-                : .malformedResponse("its compressed body could not be decoded")
-            return FerryError(.transport(.invalidResponse), detail: detail, underlyingError: error)
+            if error == .limit { return FerryError(.decompressionLimitExceeded, underlyingError: error) }
+            return FerryError(
+                .transport(.invalidResponse), detail: .malformedResponse("its compressed body could not be decoded"),
+                underlyingError: error)
         }
         if let error = error as? NIOConnectionError {
             // Every address failed; the first one's error says why. No address at all: the name did not resolve.

@@ -15,6 +15,11 @@ final class URLSessionCall: Sendable {
     let context: TransportContext
     /// The body between the delegate's pushes and the pipeline's pulls.
     let buffer: StreamBuffer
+    private let decompressionLimit: URLSessionTransport.DecompressionLimit
+    /// The most decoded body bytes accepted (`.max` until a compressed head sets it) and the count so far; both
+    /// touched only by delegate callbacks, which the session's serial delegate queue runs one at a time.
+    private let decodedLimit = Atomic<Int64>(.max)
+    private let decoded = Atomic<Int64>(0)
     private let state = Mutex(StateMachine<URLSessionTask, HeadContinuation>())
     private let challenged = Atomic(false)
     private let stopped = Atomic(false)
@@ -22,8 +27,9 @@ final class URLSessionCall: Sendable {
     /// Whether Ferry stopped the call (as opposed to URLSession completing it).
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-    init(context: TransportContext) {
+    init(context: TransportContext, decompressionLimit: URLSessionTransport.DecompressionLimit) {
         self.context = context
+        self.decompressionLimit = decompressionLimit
         self.buffer = StreamBuffer(options: context.bufferOptions ?? StreamOptions(bufferSize: .max, overflow: .fail))
     }
 
@@ -40,13 +46,19 @@ final class URLSessionCall: Sendable {
     /// by then: one wake-up instead of three.
     func receive(_ head: HTTPResponse, deliver: (@escaping @Sendable () -> Void) -> Void) {
         context.noteActivity()
+        if let limit = decompressionLimit.decodedLimit(for: head) { decodedLimit.store(limit, ordering: .relaxed) }
         guard let continuation = state.withLock({ $0.receiveHead() }) else { return }
         deliver { continuation.resume(returning: head) }
     }
 
-    /// A body chunk arrived.
+    /// A body chunk arrived (decoded, if the body was compressed).
     func receive(_ chunk: Data) {
         context.noteActivity()
+        let total = decoded.add(Int64(chunk.count), ordering: .relaxed).newValue
+        guard total <= decodedLimit.load(ordering: .relaxed) else {
+            // A decompression bomb: stop before the bytes reach the buffer; libcurl's task is cancelled.
+            return stop(FerryError(.decompressionLimitExceeded))
+        }
         do {
             try buffer.push(chunk)
         } catch {

@@ -17,6 +17,8 @@ public final class URLSessionTransport: Transport {
     /// Where tasks are made and resumed, off the cooperative pool.
     private let taskQueue = DispatchQueue(label: "Ferry.URLSessionTransport.tasks")
     private let lifecycle = Mutex(Lifecycle())
+    /// How far a compressed body may expand.
+    public let decompressionLimit: DecompressionLimit
 
     /// Orders task creation against invalidation without holding a lock while Foundation creates a task (which
     /// waits for the session's busy work queue): creators are counted, and invalidation waits for the last one.
@@ -27,9 +29,15 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Creates a transport with its own URLSession.
-    /// - Parameter configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off
-    ///   its URL cache.
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
+    /// - Parameters:
+    ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off its URL
+    ///     cache.
+    ///   - decompressionLimit: How far a compressed body may expand before the request fails with
+    ///     ``FerryError/Reason/decompressionLimitExceeded``; ``DecompressionLimit/default`` by default.
+    public init(
+        configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default
+    ) {
+        self.decompressionLimit = decompressionLimit
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -53,7 +61,7 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         let urlRequest = Self.urlRequest(for: request)
         let file = Self.uploadFile(of: request)
-        let call = URLSessionCall(context: context)
+        let call = URLSessionCall(context: context, decompressionLimit: decompressionLimit)
         context.onStop { [call] error in call.stop(error) }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: URLSessionCall.HeadContinuation) in

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs some of this test binary's own tests in a child process, for behaviour that may crash the process (a
+/// FoundationNetworking trap) and so must never run in the test process itself.
+struct ChildProcess {
+    /// How the child ended.
+    struct Outcome: Sendable {
+        /// Whether it exited (with ``status``) rather than being killed by a signal.
+        var exited: Bool
+        /// The exit status, or the signal that ended it.
+        var status: Int32
+        /// Its standard output and error, interleaved.
+        var output: String
+
+        /// Whether it exited with status 0.
+        var succeeded: Bool { exited && status == 0 }
+    }
+
+    /// The environment variable that enables ``crashProbe`` suites: set only in the child.
+    static let probeVariable = "FERRY_CRASH_PROBE"
+
+    /// Whether this process is a child started to run crash probes.
+    static var isProbe: Bool { ProcessInfo.processInfo.environment[probeVariable] != nil }
+
+    /// Runs the Swift Testing tests matching `filter` in a new process of this test binary, with
+    /// ``probeVariable`` set, killing it after `timeout`.
+    static func runTests(matching filter: String, timeout: Duration = .seconds(60)) async throws -> Outcome {
+        let log = FileManager.default.temporaryDirectory.appending(path: "ferry-probe-\(UUID().uuidString).log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+        var environment = ProcessInfo.processInfo.environment
+        environment[probeVariable] = "1"
+        process.environment = environment
+        process.standardOutput = handle
+        process.standardError = handle
+        let ended: AsyncStream<Void> = AsyncStream { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+        }
+        try process.run()
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            process.terminate()
+        }
+        for await _ in ended {}
+        watchdog.cancel()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Outcome(
+            exited: process.terminationReason == .exit, status: process.terminationStatus, output: output)
+    }
+}
