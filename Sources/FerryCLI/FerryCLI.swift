@@ -15,16 +15,16 @@ public enum FerryCLI {
             let layout = Layout(options: Options(), console: console)
             layout.printError(error.description)
             console.err.write(Usage.synopsis + "\nRun `ferry --help` for the items, options and exit codes.\n")
-            return ExitStatus.usage.rawValue
+            return ExitCode.usage.rawValue
         }
         let console = Console.standard(usesColor: options.usesColor)
         if options.showsHelp {
             console.out.write(Usage.text + "\n")
-            return ExitStatus.success.rawValue
+            return ExitCode.success.rawValue
         }
         if options.showsVersion {
             console.out.write("ferry \(Session.version)\n")
-            return ExitStatus.success.rawValue
+            return ExitCode.success.rawValue
         }
         if options.isDemo { return await DemoCommand(console: console).run() }
         let layout = Layout(options: options, console: console)
@@ -33,11 +33,11 @@ public enum FerryCLI {
             plan = try RequestPlan(options: options)
         } catch {
             layout.printError(error.description)
-            return ExitStatus.usage.rawValue
+            return ExitCode.usage.rawValue
         }
         if options.printsCurl {
             console.out.write(CurlCommand.make(plan, options: options) + "\n")
-            return ExitStatus.success.rawValue
+            return ExitCode.success.rawValue
         }
         return await Invocation(options: options, plan: plan, layout: layout).run().rawValue
     }

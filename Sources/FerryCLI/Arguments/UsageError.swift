@@ -1,5 +1,5 @@
 /// A mistake in the command line: printed on standard error with a hint, and `ferry` exits with
-/// ``ExitStatus/usage``.
+/// ``ExitCode/usage``.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, as one sentence without the `ferry:` prefix.
     var description: String

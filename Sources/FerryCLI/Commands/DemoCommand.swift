@@ -18,7 +18,7 @@ struct DemoCommand {
             server = try TestServer()
         } catch {
             console.err.write("ferry: cannot start the demo server: \(error)\n")
-            return ExitStatus.failure.rawValue
+            return ExitCode.failure.rawValue
         }
         defer { server.shutdown() }
         let session = Session(configuration: .init(baseURL: server.baseURL))

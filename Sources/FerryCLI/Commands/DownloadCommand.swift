@@ -9,7 +9,7 @@ import Foundation
 struct DownloadCommand {
     let invocation: Invocation
 
-    func run() async -> ExitStatus {
+    func run() async -> ExitCode {
         let request = invocation.plan.request()
         invocation.layout.printRequest(invocation.plan, body: request.body)
         let session = invocation.makeSession()
@@ -18,7 +18,7 @@ struct DownloadCommand {
         return status
     }
 
-    private func run(_ request: Request, on session: Session) async -> ExitStatus {
+    private func run(_ request: Request, on session: Session) async -> ExitCode {
         let layout = invocation.layout
         let path = invocation.options.output ?? ""
         let destination = URL(fileURLWithPath: path)
@@ -53,7 +53,7 @@ struct DownloadCommand {
         return .success
     }
 
-    private func failed(_ response: DownloadResponse, partial: PartialDownload) -> ExitStatus {
+    private func failed(_ response: DownloadResponse, partial: PartialDownload) -> ExitCode {
         guard let error = response.error else { return .failure }
         let status = invocation.fail(error)
         if let resume = response.resumeData {

@@ -5,7 +5,7 @@ import Foundation
 struct FetchCommand {
     let invocation: Invocation
 
-    func run() async -> ExitStatus {
+    func run() async -> ExitCode {
         let layout = invocation.layout
         let request = invocation.plan.request()
         layout.printRequest(invocation.plan, body: request.body)

@@ -14,22 +14,22 @@ struct Invocation {
     }
 
     /// Runs the request in the way the options ask: a download, a stream, or a whole response.
-    func run() async -> ExitStatus {
+    func run() async -> ExitCode {
         if options.output != nil { return await DownloadCommand(invocation: self).run() }
         if options.streams { return await StreamCommand(invocation: self).run() }
         return await FetchCommand(invocation: self).run()
     }
 
     /// Fails the run for an error: its message on standard error, and the matching exit status.
-    func fail(_ error: FerryError) -> ExitStatus {
+    func fail(_ error: FerryError) -> ExitCode {
         layout.printError(error.localizedDescription)
         if let suggestion = error.recoverySuggestion { layout.note(suggestion) }
-        return ExitStatus(error)
+        return ExitCode(error)
     }
 
     /// With `--check-status`, a 3xx, 4xx or 5xx answer fails the run (after it was printed).
-    func checkStatus(_ head: HTTPResponse) -> ExitStatus {
-        guard options.checksStatus, let status = ExitStatus(status: head.statusCode) else { return .success }
+    func checkStatus(_ head: HTTPResponse) -> ExitCode {
+        guard options.checksStatus, let status = ExitCode(status: head.statusCode) else { return .success }
         let phrase = HeadFormatter.reasonPhrase(head.statusCode)
         layout.printError("the server answered \(head.statusCode)\(phrase.isEmpty ? "" : " " + phrase)")
         return status

@@ -6,7 +6,7 @@ import Foundation
 struct StreamCommand {
     let invocation: Invocation
 
-    func run() async -> ExitStatus {
+    func run() async -> ExitCode {
         let request = invocation.plan.request()
         invocation.layout.printRequest(invocation.plan, body: request.body)
         let session = invocation.makeSession()
@@ -15,7 +15,7 @@ struct StreamCommand {
         return status
     }
 
-    private func run(_ request: Request, on session: Session) async -> ExitStatus {
+    private func run(_ request: Request, on session: Session) async -> ExitCode {
         let layout = invocation.layout
         let task = session.stream(request).unvalidated()
         let head: HTTPResponse

@@ -9,7 +9,9 @@ enum URLShorthand {
     /// - Throws: ``UsageError`` when it is not one.
     static func expand(_ typed: String) throws(UsageError) -> URL {
         var text = typed
-        if text.hasPrefix(":") {
+        if text.hasPrefix(":/") {
+            text = "localhost" + text.dropFirst()
+        } else if text.hasPrefix(":") {
             text = "localhost" + text
         }
         if text.hasPrefix("localhost") || !text.contains("://") {

@@ -11,7 +11,7 @@ import Ferry
 /// | 4 | timeout: `--timeout` (idle) or `--max-time` (total) ran out |
 /// | 5 | too many redirects (`--max-redirects`) |
 /// | 13, 14, 15 | with `--check-status` (always with `-o`): the answer was 3xx, 4xx or 5xx |
-enum ExitStatus: Int32, Sendable {
+enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
     case usage = 2
@@ -29,7 +29,7 @@ enum ExitStatus: Int32, Sendable {
         case .transport: self = .network
         case .timedOut: self = .timeout
         case .tooManyRedirects: self = .tooManyRedirects
-        case .unacceptableStatus(let code): self = ExitStatus(status: code) ?? .failure
+        case .unacceptableStatus(let code): self = ExitCode(status: code) ?? .failure
         default: self = .failure
         }
     }
