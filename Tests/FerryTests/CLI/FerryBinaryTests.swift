@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// The built `ferry` run as a user runs it, against the in-process test server.
-@Suite("ferry: the binary against a live server", .timeLimit(.minutes(2)))
+// Serialized: one `ferry` process at a time, so that the suite does not crowd the timing tests running beside it.
+@Suite("ferry: the binary against a live server", .serialized, .timeLimit(.minutes(2)))
 struct FerryBinaryTests {
     let server: TestServer
     let directory: URL
