@@ -42,8 +42,11 @@ let package = Package(
         ),
         .target(name: "FerryTesting", dependencies: ["Ferry"]),
         .target(name: "FerryTestServer"),
-        .executableTarget(name: "ferry", dependencies: ["Ferry", "FerryTestServer"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryTesting", "FerryTestServer"]),
+        // The `ferry` command's logic, in a library so that its parser and formatting are unit-tested; the
+        // executable only calls it.
+        .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer"]),
+        .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
+        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryTesting", "FerryTestServer", "FerryCLI"]),
         .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,16 @@ import Foundation
 /// }
 /// let session = Session(transport: transport)
 /// ```
+/// Or by method and path, failing clearly on any other request, with a ``RequestRecorder`` to check what was sent:
+///
+/// ```swift
+/// let recorder = RequestRecorder()
+/// let transport = InMemoryTransport(recorder: recorder, routes: [
+///     .get("/users/:id", .json(#"{"id":1}"#)),
+///     .post("/users", .status(201).delayed(by: .milliseconds(50))),
+///     .get("/flaky", .failure(.connectionReset)),
+/// ])
+/// ```
 /// Each instance has its own handler, so tests running in parallel never share stubs.
 public struct InMemoryTransport: Transport {
     /// Answers one request.
@@ -17,27 +27,50 @@ public struct InMemoryTransport: Transport {
     private enum Responder: Sendable {
         case waiting(Handler)
         case immediate(@Sendable (Request) throws -> StubResponse)
+        case routes([Route])
     }
 
     private let responder: Responder
+    private let recorder: RequestRecorder?
 
     /// Creates a transport whose handler may wait (to simulate a slow or silent server).
     ///
     /// The handler runs in a child task of the request's, so that a timeout or a cancellation stops it while it
     /// waits.
-    /// - Parameter handler: Answers each request; throwing fails the request (a `URLError` or ``FerryError``
-    ///   is mapped as a real transport's would be).
-    public init(_ handler: @escaping Handler) {
+    /// - Parameters:
+    ///   - recorder: Records every request, when given.
+    ///   - handler: Answers each request; throwing fails the request (a `URLError` or ``FerryError``
+    ///     is mapped as a real transport's would be).
+    public init(recorder: RequestRecorder? = nil, _ handler: @escaping Handler) {
         responder = .waiting(handler)
+        self.recorder = recorder
     }
 
     /// Creates a transport whose handler answers at once.
     ///
     /// The handler runs in the request's own task, with no child task: the cheapest way to stub, and what Ferry's
     /// pipeline benchmarks use.
-    /// - Parameter respond: Answers each request; throwing fails the request as with ``init(_:)``.
-    public init(responding respond: @escaping @Sendable (Request) throws -> StubResponse) {
+    /// - Parameters:
+    ///   - recorder: Records every request, when given.
+    ///   - respond: Answers each request; throwing fails the request as with ``init(recorder:_:)``.
+    public init(
+        recorder: RequestRecorder? = nil, responding respond: @escaping @Sendable (Request) throws -> StubResponse
+    ) {
         responder = .immediate(respond)
+        self.recorder = recorder
+    }
+
+    /// Creates a transport that answers by method and path.
+    ///
+    /// The first route that matches answers. A request no route matches fails with
+    /// ``FerryError/Reason/invalidRequest(_:)``, whose message names the request and lists the routes, and is
+    /// kept in the recorder's ``RequestRecorder/unexpectedRequests``.
+    /// - Parameters:
+    ///   - recorder: Records every request, when given.
+    ///   - routes: The routes, in the order they are tried.
+    public init(recorder: RequestRecorder? = nil, routes: [Route]) {
+        responder = .routes(routes)
+        self.recorder = recorder
     }
 
     /// Answers `request` with the handler's response; the body is handed out chunk by chunk as it is read.
@@ -46,24 +79,52 @@ public struct InMemoryTransport: Transport {
     ///   - context: Where upload progress goes, and how Ferry stops the request (a handler that waits, e.g. to
     ///     simulate a slow server, is stopped by a timeout or a cancellation).
     /// - Returns: The stub's head and body.
-    /// - Throws: What the handler throws, or ``FerryError`` when stopped.
+    /// - Throws: What the handler throws, the stub's ``StubFailure``, or ``FerryError`` when stopped.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         let stub: StubResponse
         switch responder {
         case .waiting(let handler):
+            recorder?.record(request)
             stub = try await context.stoppable { try await handler(request) }
         case .immediate(let respond):
+            recorder?.record(request)
             if let error = context.stopError { throw error }
             stub = try respond(request)
+        case .routes(let routes):
+            guard let route = routes.first(where: { $0.matches(request) }) else {
+                recorder?.record(request, expected: false)
+                let known = routes.map(\.summary).joined(separator: ", ")
+                throw FerryError(
+                    .invalidRequest(
+                        "InMemoryTransport has no route for \(request.method.rawValue) \(request.url.path)"
+                            + (routes.isEmpty ? "" : " (routes: \(known))")),
+                    request: request)
+            }
+            recorder?.record(request)
+            stub = try await context.stoppable { try await route.respond(request) }
         }
+        return try await respond(with: stub, to: request, context: context)
+    }
+
+    private func respond(
+        with stub: StubResponse, to request: Request, context: TransportContext
+    ) async throws -> TransportResponse {
+        if stub.delay > .zero {
+            try await context.stoppable { try await Task.sleep(for: stub.delay) }
+        }
+        if let failure = stub.failure, stub.chunks.isEmpty { throw failure.error }
         var headers = stub.headers
         let length = stub.chunks.reduce(0) { $0 + $1.count }
-        if !headers.contains("Content-Length") && request.method != .head {
+        if !headers.contains("Content-Length") && request.method != .head && stub.failure == nil {
             headers.add(name: "Content-Length", value: String(length))
         }
         if let sent = request.body?.count, sent > 0 { context.noteSent(totalBytesSent: sent, expected: sent) }
         let head = HTTPResponse(
             statusCode: stub.statusCode, headers: headers, url: request.url, httpVersion: "HTTP/1.1")
-        return TransportResponse(head: head, body: request.method == .head ? .empty : .chunks(stub.chunks))
+        if request.method == .head { return TransportResponse(head: head, body: .empty) }
+        guard stub.chunkInterval > .zero || stub.failure != nil else {
+            return TransportResponse(head: head, body: .chunks(stub.chunks))
+        }
+        return TransportResponse(head: head, body: ResponseBody(StubBodySource(stub, context: context)))
     }
 }

@@ -9,6 +9,13 @@ public struct StubResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body, as the chunks it is delivered in.
     public var chunks: [Data]
+    /// How long the head takes to arrive; none by default (``delayed(by:)``).
+    public var delay: Duration = .zero
+    /// The pause before each chunk after the first; none by default (``streamed(_:interval:statusCode:headers:)``).
+    public var chunkInterval: Duration = .zero
+    /// A transport failure: before the head when there are no chunks (``failure(_:)``), else after the last
+    /// chunk (``failing(with:)``).
+    public var failure: StubFailure?
 
     /// Creates a response.
     /// - Parameters:

@@ -4,6 +4,8 @@ import Foundation
 
 /// `ferry demo`: a short tour of Ferry against an embedded loopback server, so it works with no network.
 struct DemoCommand {
+    let console: Console
+
     struct Profile: Decodable {
         var id: Int
         var name: String
@@ -15,8 +17,8 @@ struct DemoCommand {
         do {
             server = try TestServer()
         } catch {
-            Output.error(error)
-            return 1
+            console.err.write("ferry: cannot start the demo server: \(error)\n")
+            return ExitCode.failure.rawValue
         }
         defer { server.shutdown() }
         let session = Session(configuration: .init(baseURL: server.baseURL))
@@ -57,12 +59,28 @@ struct DemoCommand {
         var slow = Request(url: server.url("/delay/2"))
         slow.idleTimeout = .milliseconds(300)
         let timedOut = await session.request(slow).response
-        print("\(timedOut.error.map { "\($0.reason)" } ?? "no error") after \(timedOut.timeline.requestDuration)")
+        print(
+            "\(timedOut.error.map { "\($0.reason)" } ?? "no error") after \(Units.duration(timedOut.timeline.requestDuration))"
+        )
 
         step("6. The timeline Ferry measured for the JSON request")
         let measured = await session.get("json").response
         print(measured.timeline)
         print("\(measured.metrics.bytesReceived) bytes received")
+
+        step("7. A download to disk with a progress bar: session.download(\"drip…\", to: file)")
+        failures += await download(from: server, with: session)
+
+        step("8. Server-sent events as they arrive: for try await event in session.stream(\"sse\").serverSentEvents")
+        do {
+            for try await event in session.stream("sse?count=4&interval=0.15").serverSentEvents {
+                print(
+                    "event \(event.event) #\(event.id ?? "-"): \(event.data.replacingOccurrences(of: "\n", with: " / "))"
+                )
+            }
+        } catch {
+            failures += report(error)
+        }
 
         await session.shutdown()
         print(failures == 0 ? "\nDemo finished: everything worked." : "\nDemo finished with \(failures) failure(s).")
@@ -74,7 +92,24 @@ struct DemoCommand {
     }
 
     private func report(_ error: any Error) -> Int {
-        Output.error(error)
+        console.err.write("ferry: \(error.localizedDescription)\n")
         return 1
+    }
+
+    /// 400 kB paced over 1.5 s, so that the bar has something to show; the file is deleted afterwards.
+    private func download(from server: TestServer, with session: Session) async -> Int {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-demo-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let task = session.download("drip?numbytes=400000&duration=1.5", to: file)
+        let started = ContinuousClock.now
+        var display = ProgressDisplay(stream: console.err)
+        async let finished = task.response
+        for await progress in task.downloadProgress { display.update(progress) }
+        let response = await finished
+        display.finish()
+        if let error = response.error { return report(error) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? nil
+        print(ProgressBar.summary(bytes: size ?? 0, file: file.lastPathComponent, elapsed: started.duration(to: .now)))
+        return 0
     }
 }

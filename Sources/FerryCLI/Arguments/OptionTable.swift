@@ -1,0 +1,87 @@
+/// One option `ferry` accepts: its names, whether it takes a value, and what it sets.
+struct OptionSpec: Sendable {
+    /// A one-letter name without the dash (`o` for `-o`), if it has one.
+    let short: Character?
+    /// The long name without the dashes (`output` for `--output`).
+    let long: String
+    /// The value's placeholder in messages (`FILE`), or `nil` for a flag.
+    let value: String?
+    let apply: @Sendable (inout Options, String) throws -> Void
+
+    init(
+        _ short: Character?, _ long: String, value: String? = nil,
+        apply: @escaping @Sendable (inout Options, String) throws -> Void
+    ) {
+        self.short = short
+        self.long = long
+        self.value = value
+        self.apply = apply
+    }
+
+    /// How the option was named in messages: `-o/--output`.
+    var displayName: String {
+        short.map { "-\($0)/--\(long)" } ?? "--\(long)"
+    }
+}
+
+extension OptionSpec {
+    /// Every option, as `ferry --help` lists them.
+    static let all: [OptionSpec] = [
+        OptionSpec("X", "method", value: "METHOD") { options, value in options.method = value.uppercased() },
+        OptionSpec("H", "header", value: "'Name: value'") { options, value in
+            guard let colon = value.firstIndex(of: ":") else {
+                throw UsageError("-H/--header \"\(value)\" has no colon between name and value")
+            }
+            options.items.append(
+                .header(name: String(value[..<colon]), value: String(value[value.index(after: colon)...])))
+        },
+        OptionSpec("d", "data", value: "TEXT|@FILE|@-") { options, value in
+            options.rawBody =
+                value == "@-" ? .standardInput : value.hasPrefix("@") ? .file(String(value.dropFirst())) : .text(value)
+        },
+        OptionSpec(nil, "json", value: "TEXT") { options, value in options.rawBody = .json(value) },
+        OptionSpec("f", "form") { options, _ in options.isForm = true },
+        OptionSpec(nil, "multipart") { options, _ in options.isMultipart = true },
+        OptionSpec("F", "field", value: "NAME=VALUE|NAME@FILE") { options, value in
+            let item = try RequestItem(parsing: value)
+            guard item.isBodyItem else { throw UsageError("-F/--field \"\(value)\" is not a form field") }
+            options.items.append(item)
+            options.isMultipart = true
+        },
+        OptionSpec("p", "print", value: "HBhb") { options, value in
+            options.print = try PrintSelection(parsing: value)
+        },
+        OptionSpec("v", "verbose") { options, _ in options.isVerbose = true },
+        OptionSpec("q", "quiet") { options, _ in options.isQuiet = true },
+        OptionSpec(nil, "no-color") { options, _ in options.usesColor = false },
+        OptionSpec(nil, "timeline") { options, _ in options.showsTimeline = true },
+        OptionSpec(nil, "curl") { options, _ in options.printsCurl = true },
+        OptionSpec("o", "output", value: "FILE") { options, value in options.output = value },
+        OptionSpec("c", "continue") { options, _ in options.continues = true },
+        OptionSpec("S", "stream") { options, _ in options.streams = true },
+        OptionSpec("L", "follow") { options, _ in options.follows = true },
+        OptionSpec(nil, "max-redirects", value: "N") { options, value in
+            guard let limit = Int(value), limit >= 0 else {
+                throw UsageError("--max-redirects takes a whole number of redirects, not \"\(value)\"")
+            }
+            options.maxRedirects = limit
+            options.follows = true
+        },
+        OptionSpec(nil, "timeout", value: "SECONDS") { options, value in
+            options.idleTimeout = try seconds(value, for: "--timeout")
+        },
+        OptionSpec(nil, "max-time", value: "SECONDS") { options, value in
+            options.totalTimeout = try seconds(value, for: "--max-time")
+        },
+        OptionSpec(nil, "check-status") { options, _ in options.checksStatus = true },
+        OptionSpec("h", "help") { options, _ in options.showsHelp = true },
+        OptionSpec(nil, "version") { options, _ in options.showsVersion = true },
+    ]
+
+    private static func seconds(_ value: String, for option: String) throws(UsageError) -> Double {
+        guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+            throw UsageError("\(option) takes a positive number of seconds, not \"\(value)\"")
+        }
+        return seconds
+    }
+}

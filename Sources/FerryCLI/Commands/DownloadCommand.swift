@@ -1,0 +1,70 @@
+import Ferry
+import Foundation
+
+/// `ferry -o FILE URL`: the body to a file, with a progress bar; `--continue` resumes a broken-off download.
+///
+/// The file appears only when the download is complete and the answer was 2xx; an existing file is replaced. A
+/// download that breaks off keeps its bytes in `FILE.part` when the server named the version (see
+/// ``PartialDownload``).
+struct DownloadCommand {
+    let invocation: Invocation
+
+    func run() async -> ExitCode {
+        let request = invocation.plan.request()
+        invocation.layout.printRequest(invocation.plan, body: request.body)
+        let session = invocation.makeSession()
+        let status = await run(request, on: session)
+        await session.shutdown()
+        return status
+    }
+
+    private func run(_ request: Request, on session: Session) async -> ExitCode {
+        let layout = invocation.layout
+        let path = invocation.options.output ?? ""
+        let destination = URL(fileURLWithPath: path)
+        let partial = PartialDownload(destination: destination)
+        // A non-2xx answer is an error here: its body is not the file asked for.
+        let options = DownloadOptions(replacesExistingFile: true, validation: .successfulStatus)
+        let task: DownloadTask
+        if invocation.options.continues, let resume = partial.resumeData(for: request) {
+            layout.note("resuming \(path) after \(Units.bytes(resume.byteCount))")
+            task = session.download(resuming: resume, to: destination, options: options)
+        } else {
+            if invocation.options.continues { layout.note("nothing to resume in \(partial.partFile.path); from start") }
+            task = session.download(request, to: destination, options: options)
+        }
+        let started = ContinuousClock.now
+        var display = ProgressDisplay(stream: layout.noteStream)
+        async let finished = task.response
+        for await progress in task.downloadProgress { display.update(progress) }
+        let response = await finished
+        display.finish()
+        // The head is known only once the file is placed: shown after the bar, when asked for.
+        if let head = response.response, invocation.options.isVerbose || invocation.options.print != nil {
+            layout.printResponseHead(head)
+        }
+        layout.printTimeline(response.timeline, metrics: response.metrics)
+        guard let file = response.fileURL, response.error == nil else {
+            return failed(response, partial: partial)
+        }
+        partial.clean()
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? nil
+        layout.note(ProgressBar.summary(bytes: size ?? 0, file: path, elapsed: started.duration(to: .now)))
+        return .success
+    }
+
+    private func failed(_ response: DownloadResponse, partial: PartialDownload) -> ExitCode {
+        guard let error = response.error else { return .failure }
+        let status = invocation.fail(error)
+        if let resume = response.resumeData {
+            do {
+                let kept = try partial.keep(resume)
+                invocation.layout.note(
+                    "kept \(Units.bytes(kept)) in \(partial.partFile.path); run again with --continue to resume")
+            } catch {
+                resume.discard()
+            }
+        }
+        return status
+    }
+}

@@ -1,0 +1,44 @@
+import Ferry
+import Foundation
+
+/// One run of `ferry URL …`: the options, the resolved request and where output goes.
+struct Invocation {
+    let options: Options
+    let plan: RequestPlan
+    let layout: Layout
+
+    /// A session that adds nothing to the plan's request (no default headers, no validation: every status is an
+    /// answer to print) and whose redirects and timeouts are the request's own.
+    func makeSession() -> Session {
+        Session(configuration: .init(headers: [:], redirectPolicy: .never, validation: .none))
+    }
+
+    /// Runs the request in the way the options ask: a download, a stream, or a whole response.
+    func run() async -> ExitCode {
+        if options.output != nil { return await DownloadCommand(invocation: self).run() }
+        if options.streams { return await StreamCommand(invocation: self).run() }
+        return await FetchCommand(invocation: self).run()
+    }
+
+    /// Fails the run for an error: its message on standard error, and the matching exit status.
+    func fail(_ error: FerryError) -> ExitCode {
+        layout.printError(error.localizedDescription)
+        if let suggestion = error.recoverySuggestion { layout.note(suggestion) }
+        return ExitCode(error)
+    }
+
+    /// With `--check-status`, a 3xx, 4xx or 5xx answer fails the run (after it was printed).
+    func checkStatus(_ head: HTTPResponse) -> ExitCode {
+        guard options.checksStatus, let status = ExitCode(status: head.statusCode) else { return .success }
+        let phrase = HeadFormatter.reasonPhrase(head.statusCode)
+        layout.printError("the server answered \(head.statusCode)\(phrase.isEmpty ? "" : " " + phrase)")
+        return status
+    }
+
+    /// `1.23 kB in 12.3 ms (first byte after 10.1 ms)`.
+    func summary(bytes: Int64, timeline: Timeline) -> String {
+        var text = "\(Units.bytes(bytes)) in \(Units.duration(timeline.requestDuration))"
+        if let latency = timeline.latency { text += " (first byte after \(Units.duration(latency)))" }
+        return text
+    }
+}

@@ -1,0 +1,106 @@
+import Ferry
+import Foundation
+
+/// Where each part of an exchange is printed.
+///
+/// By default the response head and a one-line summary go to standard error and the body alone to standard
+/// output, so `ferry URL | jq .` gets just the body; `-v` adds the request, on standard error too, and `-q` leaves
+/// standard error to errors. `--print` picks parts explicitly and sends all of them to standard output.
+struct Layout {
+    let options: Options
+    let console: Console
+
+    /// The selected parts.
+    var selection: PrintSelection {
+        options.print
+            ?? PrintSelection(
+                requestHeaders: options.isVerbose, requestBody: options.isVerbose, responseHeaders: true,
+                responseBody: true)
+    }
+
+    /// Where heads (and the request body) go: standard output with `--print`, else standard error; `nil` with `-q`.
+    var headStream: Console.Stream? {
+        if options.print != nil { return console.out }
+        return options.isQuiet ? nil : console.err
+    }
+
+    /// Where notes (summary line, progress, hints) go; `nil` with `-q` or `--print`.
+    var noteStream: Console.Stream? {
+        options.isQuiet || options.print != nil ? nil : console.err
+    }
+
+    /// Prints the request's head and body as selected.
+    func printRequest(_ plan: RequestPlan, body: RequestBody?) {
+        guard let stream = headStream else { return }
+        if selection.requestHeaders {
+            stream.write(HeadFormatter.request(plan, headers: plan.headersAsSent(body), on: stream))
+        }
+        if selection.requestBody, let text = Self.describe(plan.body, on: stream) {
+            stream.write(text + "\n")
+        }
+    }
+
+    /// Prints the response head as selected.
+    func printResponseHead(_ head: HTTPResponse) {
+        guard selection.responseHeaders, let stream = headStream else { return }
+        stream.write(HeadFormatter.response(head, on: stream))
+    }
+
+    /// Prints a whole response body as selected: formatted on a terminal, the bytes as they are elsewhere.
+    func printResponseBody(_ data: Data, head: HTTPResponse) {
+        guard selection.responseBody, !data.isEmpty else { return }
+        let stream = console.out
+        if stream.isTerminal {
+            stream.write(BodyFormatter.format(data, contentType: head.contentType, on: stream))
+        } else {
+            stream.write(data)
+        }
+    }
+
+    /// `ferry: <message>` on standard error, whatever `-q` says.
+    func printError(_ message: String) {
+        console.err.write(console.err.styled("ferry:", .red) + " " + message + "\n")
+    }
+
+    /// A line on the note stream.
+    func note(_ text: String) {
+        noteStream?.write(noteStream?.styled(text, .dim) ?? text)
+        noteStream?.write("\n")
+    }
+
+    /// `--timeline`'s waterfall, on standard error.
+    func printTimeline(_ timeline: Timeline, metrics: Metrics) {
+        guard options.showsTimeline else { return }
+        console.err.write(Waterfall(timeline, redirects: metrics.redirectCount).render())
+    }
+
+    /// The request body for a person.
+    static func describe(_ body: BodyPlan, on stream: Console.Stream) -> String? {
+        switch body {
+        case .none:
+            return nil
+        case .json(let data):
+            return BodyFormatter.format(data, contentType: "application/json", on: stream)
+        case .form(let pairs):
+            var components = URLComponents()
+            components.queryItems = pairs.map { URLQueryItem(name: $0.name, value: $0.value) }
+            return components.percentEncodedQuery ?? ""
+        case .multipart(let parts):
+            return parts.map { part in
+                switch part {
+                case .text(let name, let value): return "\(name)=\(value)"
+                case .file(let name, let path): return "\(name)@\(path) (\(fileSize(path)))"
+                }
+            }.joined(separator: "\n")
+        case .data(let data, let type):
+            return BodyFormatter.format(data, contentType: type, on: stream)
+        case .file(let path, _):
+            return stream.styled("(the contents of \(path), \(fileSize(path)))", .dim)
+        }
+    }
+
+    private static func fileSize(_ path: String) -> String {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+        return size.map(Units.bytes) ?? "size unknown"
+    }
+}
