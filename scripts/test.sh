@@ -8,7 +8,7 @@
 # Before them, `swift format lint --strict` over Sources, Tests and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 2.
+# FERRY_SKIP_TRAIT=1 skips step 2; FERRY_SKIP_EXAMPLES=1 skips the Examples/ package (Hummingbird).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -51,6 +51,11 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
+fi
+
+if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
+  echo "test.sh: Examples/: a Hummingbird service calling its upstream through Ferry"
+  (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
 fi
 
 echo "test.sh: 3/3 a consumer of Ferry resolves no package"
