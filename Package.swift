@@ -1,10 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// By default Ferry depends on no package. The `AsyncHTTPClient` trait (off by default) adds
-// swift-server/async-http-client and `AsyncHTTPClientTransport`; with it off, nothing is resolved or fetched, neither
-// here nor in packages that depend on Ferry.
+// By default Ferry depends on no package. Each integration is a package trait, off by default, that adds its
+// package(s) and its API; with every trait off, nothing is resolved or fetched, neither here nor in packages that
+// depend on Ferry. `swift build --traits OpenAPI,Logging` turns some on; a dependent package names them in its
+// `.package(url:…, traits: ["OpenAPI"])`.
 let asyncHTTPClient: Set<String> = ["AsyncHTTPClient"]
+let httpTypes: Set<String> = ["HTTPTypes"]
+let openAPI: Set<String> = ["OpenAPI"]
+let logging: Set<String> = ["Logging"]
+let tracing: Set<String> = ["Tracing"]
+let metrics: Set<String> = ["Metrics"]
+let serviceLifecycle: Set<String> = ["ServiceLifecycle"]
 
 let package = Package(
     name: "Ferry",
@@ -13,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "Ferry", targets: ["Ferry"]),
         .library(name: "FerryTesting", targets: ["FerryTesting"]),
+        .library(name: "FerryOpenAPI", targets: ["FerryOpenAPI"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     traits: [
@@ -20,12 +28,31 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: "AsyncHTTPClientTransport: Ferry on swift-server/async-http-client, for servers."
         ),
+        .trait(
+            name: "HTTPTypes",
+            description: "Conversions to and from apple/swift-http-types' HTTPRequest, HTTPResponse and HTTPFields."
+        ),
+        .trait(
+            name: "OpenAPI",
+            description: "FerryOpenAPITransport (product FerryOpenAPI): a swift-openapi-runtime ClientTransport.",
+            enabledTraits: ["HTTPTypes"]
+        ),
+        .trait(name: "Logging", description: "A swift-log Logger per session and per request."),
+        .trait(name: "Tracing", description: "A swift-distributed-tracing client span per request, traceparent sent."),
+        .trait(name: "Metrics", description: "swift-metrics request duration, active requests, retries, timeouts."),
+        .trait(name: "ServiceLifecycle", description: "Session as a swift-service-lifecycle Service."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -38,6 +65,22 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
                 .product(
                     name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: metrics)),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: serviceLifecycle)),
+            ]
+        ),
+        // Empty unless the OpenAPI trait is on (its sources are behind `#if OpenAPI`).
+        .target(
+            name: "FerryOpenAPI",
+            dependencies: [
+                "Ferry",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: openAPI)),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: openAPI)),
             ]
         ),
         .target(name: "FerryTesting", dependencies: ["Ferry"]),
@@ -46,7 +89,20 @@ let package = Package(
         // executable only calls it.
         .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
-        .testTarget(name: "FerryTests", dependencies: ["Ferry", "FerryTesting", "FerryTestServer", "FerryCLI"]),
+        .testTarget(
+            name: "FerryTests",
+            dependencies: [
+                "Ferry", "FerryOpenAPI", "FerryTesting", "FerryTestServer", "FerryCLI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: openAPI)),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: metrics)),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: serviceLifecycle)),
+            ]
+        ),
         .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer"]),
     ],
     swiftLanguageModes: [.v6]

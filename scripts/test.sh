@@ -2,12 +2,13 @@
 # The project's single test command:  scripts/test.sh [swift test args, e.g. --filter Foo]
 # Starts the local interop servers (scripts/servers.sh), then:
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
-#   2. the same with the AsyncHTTPClient package trait (in .build-ahc): the live suites run on both transports;
+#   2. the same with every package trait on (in .build-traits): the live suites run on both transports, and the
+#      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
 #   3. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
 # Before them, `swift format lint --strict` over Sources, Tests and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 2.
+# FERRY_SKIP_TRAIT=1 skips step 2; FERRY_SKIP_EXAMPLES=1 skips the Examples/ package (Hummingbird).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -42,10 +43,19 @@ SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
-  echo "test.sh: 2/3 trait AsyncHTTPClient: every live suite on URLSession and on AsyncHTTPClient"
-  swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc -Xswiftc -warnings-as-errors
-  SCRATCH=(--traits AsyncHTTPClient --scratch-path .build-ahc)
+  # One build with every trait on (each trait's code only adds files behind its own `#if`): the live suites run on
+  # URLSession and on AsyncHTTPClient, and the integration suites (HTTPTypes, OpenAPI, Logging, Tracing, Metrics,
+  # ServiceLifecycle) run too.
+  TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
+  echo "test.sh: 2/3 every trait ($TRAITS): the live suites on both transports, the integrations"
+  swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
+  SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
+fi
+
+if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
+  echo "test.sh: Examples/: a Hummingbird service calling its upstream through Ferry"
+  (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
 fi
 
 echo "test.sh: 3/3 a consumer of Ferry resolves no package"

@@ -21,6 +21,9 @@ extension Session {
         /// What moves the bytes: ``URLSessionTransport`` by default.
         public var transport: any Transport
         /// Where the session's timeout timer reads the time: tests inject a clock they advance by hand.
+        /// How long ``Session/shutdown(gracePeriod:)`` lets running requests finish when a service group shuts the
+        /// session down (the `ServiceLifecycle` trait); 30 seconds by default.
+        public var shutdownGracePeriod: Duration = .seconds(30)
         var timeoutClock: any TimeoutClock = SystemTimeoutClock()
 
         /// Creates a configuration.

@@ -63,4 +63,29 @@ public actor Session {
         await configuration.transport.shutdown()
         pipeline.timeouts.shutdown()
     }
+
+    /// Ends the session gracefully: new requests fail with ``FerryError/Reason/sessionShutDown``; running ones
+    /// get `gracePeriod` to finish, then are cancelled; then the transport releases its resources.
+    /// - Parameter gracePeriod: How long running requests may take to finish.
+    public func shutdown(gracePeriod: Duration) async {
+        guard let running = registry.shutDown() else { return }
+        let timeouts = pipeline.timeouts
+        let deadline = timeouts.now + gracePeriod
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for transfer in running { await transfer.waitUntilFinished() }
+                return true
+            }
+            group.addTask {
+                try? await timeouts.sleep(until: deadline)
+                return false
+            }
+            if await group.next() == false {
+                running.forEach { $0.cancel() }
+            }
+            group.cancelAll()
+        }
+        await configuration.transport.shutdown()
+        timeouts.shutdown()
+    }
 }

@@ -100,6 +100,11 @@ final class TimeoutScheduler: Sendable {
     /// The current instant on the scheduler's clock.
     var now: ContinuousClock.Instant { clock.now }
 
+    /// Sleeps on the scheduler's clock (an injected one in tests) until `deadline`.
+    func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try await clock.sleep(until: deadline)
+    }
+
     /// How many registrations are waiting.
     var count: Int { state.withLock { $0.machine.count } }
 

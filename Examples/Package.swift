@@ -1,0 +1,35 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Ferry inside a Hummingbird 2 service: a shared `Session` on AsyncHTTPClient, run by the service group, called from
+// the request handlers. Not part of Ferry's own manifest: it may depend on what it needs. Built and tested by
+// Ferry's scripts/test.sh (`swift test` in this folder).
+//
+// A path dependency's identity is its folder's name, which is the checkout's: read it from the manifest's location.
+let ferry = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "Ferry"
+
+let package = Package(
+    name: "FerryExamples",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "..", traits: ["AsyncHTTPClient", "ServiceLifecycle", "Logging", "Tracing"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "QuoteService",
+            dependencies: [
+                .product(name: "Ferry", package: ferry),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(name: "quote-service", dependencies: ["QuoteService"]),
+        .testTarget(
+            name: "QuoteServiceTests",
+            dependencies: ["QuoteService", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
