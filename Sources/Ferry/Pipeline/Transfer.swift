@@ -33,6 +33,15 @@ final class Transfer: Sendable {
         self.controls = controls
         self.registry = registry
         self.job = job
+        if let request, let events = pipeline?.events { events.send(.created(request), id: controls.id) }
+    }
+
+    /// The pipeline that runs the job, when there is one.
+    private var pipeline: Pipeline? {
+        switch job {
+        case .data(let pipeline, _), .download(let pipeline, _, _, _): pipeline
+        case .failed: nil
+        }
     }
 
     /// A transfer that failed before it could start.
@@ -65,6 +74,7 @@ final class Transfer: Sendable {
         case .none: break
         case .stop: controls.signal.stop(FerryError(.cancelled))
         case .finished(let waiters, let outcome):
+            pipeline?.events?.send(RequestEvent(finished: outcome), id: controls.id)
             finishProgress()
             for waiter in waiters { waiter.resume(returning: outcome) }
         }
@@ -88,6 +98,7 @@ final class Transfer: Sendable {
         // ends with the transfer.
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
+        pipeline?.events?.send(RequestEvent(finished: outcome), id: controls.id)
         finishProgress()
         for waiter in waiters { waiter.resume(returning: outcome) }
         return outcome
