@@ -65,7 +65,11 @@ struct InterceptorChainTests {
     @Test func anAcceptedStatusIsNotAFailure() async throws {
         let asked = Counter()
         let session = stubSession(configure: {
-            $0.interceptors = [Interceptor.retrier { _ in asked.increment(); return .retry() }]
+            $0.interceptors = [
+                Interceptor.retrier { _ in
+                    asked.increment(); return .retry()
+                }
+            ]
             $0.validation = Validation(acceptableStatusCodes: Set(200..<500))
         }) { _ in .status(404) }
         #expect(await session.get("x").response.statusCode == 404)
@@ -108,7 +112,8 @@ struct InterceptorChainTests {
     @Test func aThrowingRetrierReplacesTheError() async throws {
         let session = stubSession(configure: {
             $0.interceptors = [
-                Interceptor.retrier { failure in throw FerryError(.invalidRequest("gave up"), request: failure.request) }
+                Interceptor.retrier { failure in throw FerryError(.invalidRequest("gave up"), request: failure.request)
+                }
             ]
         }) { _ in .status(503) }
         let error = await #expect(throws: FerryError.self) { try await session.get("x").value }
@@ -119,7 +124,11 @@ struct InterceptorChainTests {
         let asked = Counter()
         let calls = Counter()
         let session = stubSession(configure: {
-            $0.interceptors = [Interceptor.retrier { _ in asked.increment(); return .retry() }]
+            $0.interceptors = [
+                Interceptor.retrier { _ in
+                    asked.increment(); return .retry()
+                }
+            ]
         }) { request in
             calls.increment()
             _ = try await request.body?.bytes()

@@ -57,7 +57,8 @@ struct EventMonitorTests {
         }) { request in
             calls.increment()
             if calls.count == 1 { return .status(503) }
-            return request.url.path == "/start" ? StubResponse(statusCode: 302, headers: ["Location": "/end"]) : .status(200)
+            return request.url.path == "/start"
+                ? StubResponse(statusCode: 302, headers: ["Location": "/end"]) : .status(200)
         }
         #expect(await session.get("start").response.statusCode == 200)
         try await waitUntil { monitor.events().last?.hasPrefix("completed") == true }
