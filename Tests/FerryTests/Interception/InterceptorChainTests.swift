@@ -67,7 +67,8 @@ struct InterceptorChainTests {
         let session = stubSession(configure: {
             $0.interceptors = [
                 Interceptor.retrier { _ in
-                    asked.increment(); return .retry()
+                    asked.increment()
+                    return .retry()
                 }
             ]
             $0.validation = Validation(acceptableStatusCodes: Set(200..<500))
@@ -112,7 +113,8 @@ struct InterceptorChainTests {
     @Test func aThrowingRetrierReplacesTheError() async throws {
         let session = stubSession(configure: {
             $0.interceptors = [
-                Interceptor.retrier { failure in throw FerryError(.invalidRequest("gave up"), request: failure.request)
+                Interceptor.retrier { failure in
+                    throw FerryError(.invalidRequest("gave up"), request: failure.request)
                 }
             ]
         }) { _ in .status(503) }
@@ -126,7 +128,8 @@ struct InterceptorChainTests {
         let session = stubSession(configure: {
             $0.interceptors = [
                 Interceptor.retrier { _ in
-                    asked.increment(); return .retry()
+                    asked.increment()
+                    return .retry()
                 }
             ]
         }) { request in
