@@ -20,8 +20,10 @@ extension Pipeline {
         }
         while true {
             var request = base
-            if !chain.isEmpty { request = try await adapt(base, chain: chain, controls: controls, exchange: exchange) }
-            exchange.request = request
+            if !chain.isEmpty {
+                request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
+                exchange.request = request
+            }
             let opened: Opened
             do {
                 opened = try await send(request, prepared: prepared, controls: controls, exchange: &exchange)
