@@ -1,52 +1,8 @@
 import Foundation
 
 extension Pipeline {
-    /// Runs attempts until one is the answer: adapt → send (redirects) → judge the head → retry after a wait, or
-    /// return it (the body is read after).
-    ///
-    /// Without interceptors a successful attempt costs one `isEmpty` check more than a plain send; the chain is
-    /// consulted only after a failure, and a failure is retried without interceptors only when a kept-alive
-    /// connection was lost before any answer (once, for an idempotent request).
-    func attempt(
-        _ prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
-    ) async throws(FerryError) -> Opened {
-        let chain = prepared.interceptors
-        let replayable = !prepared.hasOneShotBody
-        let base: Request
-        do {
-            base = try await spoolIfNeeded(prepared.request)
-        } catch {
-            throw failure(error, signal: controls.signal)
-        }
-        while true {
-            var request = base
-            if !chain.isEmpty {
-                request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
-                exchange.request = request
-            }
-            let opened: Opened
-            do {
-                opened = try await send(request, prepared: prepared, controls: controls, exchange: &exchange)
-            } catch {
-                let error = failure(error, signal: controls.signal)
-                guard replayable,
-                    let delay = try await retryDelay(
-                        after: error, sent: request, chain: chain, controls: controls, exchange: &exchange)
-                else { throw error }
-                try await wait(delay, controls: controls, exchange: &exchange)
-                continue
-            }
-            guard !chain.isEmpty, replayable, let rejection = rejection(of: opened.head, sent: request),
-                let delay = try await retryDelay(
-                    after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
-            else { return opened }
-            await drain(opened.body)
-            try await wait(delay, controls: controls, exchange: &exchange)
-        }
-    }
-
     /// Runs every adapter in order on the prepared request.
-    private func adapt(
+    func adapt(
         _ base: Request, chain: [any RequestInterceptor], controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) -> Request {
         var request = base
@@ -64,7 +20,7 @@ extension Pipeline {
     }
 
     /// The wait before the next attempt, or `nil` when `error` stands. Counts the attempt when it is retried.
-    private func retryDelay(
+    func retryDelay(
         after error: FerryError, sent request: Request, chain: [any RequestInterceptor], controls: TransferControls,
         exchange: inout Exchange
     ) async throws(FerryError) -> Duration? {
@@ -104,7 +60,7 @@ extension Pipeline {
     }
 
     /// The error a status the session's validation rejects will give, for the retriers.
-    private func rejection(of head: HTTPResponse, sent request: Request) -> FerryError? {
+    func rejection(of head: HTTPResponse, sent request: Request) -> FerryError? {
         guard let codes = configuration.validation.acceptableStatusCodes, !codes.contains(head.statusCode) else {
             return nil
         }
@@ -113,7 +69,7 @@ extension Pipeline {
 
     /// Waits `delay` on the session's clock; a stop or a cancellation ends the wait at once. The idle timeout does
     /// not count the wait; the total timeout does.
-    private func wait(
+    func wait(
         _ delay: Duration, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) {
         exchange.urls.removeAll(keepingCapacity: true)

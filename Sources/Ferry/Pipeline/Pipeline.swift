@@ -3,7 +3,7 @@ import Foundation
 /// The request's journey, in the task that awaits it: prepare once → for each attempt: adapt → send (following
 /// redirects, under the session's timeout timer) → the head comes back → retry? → decide where the body goes → read
 /// it there. Validation and serialization follow in the task (see ``DataTask``).
-struct Pipeline: Sendable {
+final class Pipeline: Sendable {
     let configuration: Session.Configuration
     /// The session's one timeout timer.
     let timeouts: TimeoutScheduler
@@ -31,8 +31,12 @@ struct Pipeline: Sendable {
         var prepared: PreparedRequest
     }
 
-    /// Prepares `original` and runs its attempts (each adapted, sent and following redirects) until the final head
-    /// of the last attempt arrives.
+    /// Prepares `original` and runs its attempts until one is the answer: adapt → send (following redirects) →
+    /// judge the head → wait and retry, or return the head (its body is read after).
+    ///
+    /// Without interceptors a successful attempt costs one `isEmpty` check more than a plain send: the chain is
+    /// consulted only after a failure, and a failure is retried without interceptors only when a kept-alive
+    /// connection was lost before any answer (once, for an idempotent request).
     /// - Parameters:
     ///   - original: The request as the user made it.
     ///   - controls: The transfer's stop signal, progress and buffering.
@@ -49,7 +53,38 @@ struct Pipeline: Sendable {
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
         exchange.timeout = timeouts.register(
             idle: prepared.idleTimeout, deadline: deadline, stopping: controls.signal)
-        return try await attempt(prepared, controls: controls, exchange: &exchange)
+        let chain = prepared.interceptors
+        let base: Request
+        do {
+            base = try await spoolIfNeeded(prepared.request)
+        } catch {
+            throw failure(error, signal: controls.signal)
+        }
+        while true {
+            var request = base
+            if !chain.isEmpty {
+                request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
+                exchange.request = request
+            }
+            let opened: Opened
+            do {
+                opened = try await send(request, prepared: prepared, controls: controls, exchange: &exchange)
+            } catch {
+                let error = failure(error, signal: controls.signal)
+                guard !prepared.hasOneShotBody,
+                    let delay = try await retryDelay(
+                        after: error, sent: request, chain: chain, controls: controls, exchange: &exchange)
+                else { throw error }
+                try await wait(delay, controls: controls, exchange: &exchange)
+                continue
+            }
+            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection = rejection(of: opened.head, sent: request),
+                let delay = try await retryDelay(
+                    after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
+            else { return opened }
+            await drain(opened.body)
+            try await wait(delay, controls: controls, exchange: &exchange)
+        }
     }
 
     /// Sends one attempt's request, hop by hop, until a head is the final answer.

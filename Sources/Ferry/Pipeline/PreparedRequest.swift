@@ -14,7 +14,7 @@ struct PreparedRequest: Sendable {
 
     /// Whether the body is a stream that can be read only once, so the request cannot be sent again.
     var hasOneShotBody: Bool {
-        if case .stream? = request.body?.content { true } else { false }
+        if case .content(.stream)? = request.body?.storage { true } else { false }
     }
 }
 

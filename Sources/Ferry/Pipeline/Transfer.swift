@@ -22,10 +22,15 @@ final class Transfer: Sendable {
     private let request: Request?
     private let registry: TransferRegistry?
     private let job: Job
+    /// Where the transfer's events go: read once from the session, never by copying the pipeline out of the job.
+    private let events: EventDelivery?
     private let state = Mutex(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
 
     /// A transfer that runs `job` when first awaited.
-    init(_ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?) {
+    init(
+        _ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?,
+        events: EventDelivery? = nil
+    ) {
         switch job {
         case .data(_, let request), .download(_, let request, _, _): self.request = request
         case .failed: request = nil
@@ -33,15 +38,8 @@ final class Transfer: Sendable {
         self.controls = controls
         self.registry = registry
         self.job = job
-        if let request, let events = pipeline?.events { events.send(.created(request), id: controls.id) }
-    }
-
-    /// The pipeline that runs the job, when there is one.
-    private var pipeline: Pipeline? {
-        switch job {
-        case .data(let pipeline, _), .download(let pipeline, _, _, _): pipeline
-        case .failed: nil
-        }
+        self.events = events
+        if let events, let request { events.send(.created(request), id: controls.id) }
     }
 
     /// A transfer that failed before it could start.
@@ -74,7 +72,7 @@ final class Transfer: Sendable {
         case .none: break
         case .stop: controls.signal.stop(FerryError(.cancelled))
         case .finished(let waiters, let outcome):
-            pipeline?.events?.send(RequestEvent(finished: outcome), id: controls.id)
+            events?.send(RequestEvent(finished: outcome), id: controls.id)
             finishProgress()
             for waiter in waiters { waiter.resume(returning: outcome) }
         }
@@ -98,7 +96,7 @@ final class Transfer: Sendable {
         // ends with the transfer.
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
-        pipeline?.events?.send(RequestEvent(finished: outcome), id: controls.id)
+        events?.send(RequestEvent(finished: outcome), id: controls.id)
         finishProgress()
         for waiter in waiters { waiter.resume(returning: outcome) }
         return outcome

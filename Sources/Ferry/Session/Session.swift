@@ -41,7 +41,7 @@ public actor Session {
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public nonisolated func request(_ request: Request) -> DataTask<Data> {
         DataTask(
-            transfer: Transfer(.data(pipeline, request), registry: registry),
+            transfer: Transfer(.data(pipeline, request), registry: registry, events: pipeline.events),
             validation: configuration.validation)
     }
 
