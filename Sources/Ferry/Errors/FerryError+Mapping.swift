@@ -31,6 +31,12 @@ extension FerryError {
                     .transport(.invalidResponse), detail: .malformedResponse("it is not an HTTP/1.x response"),
                     underlyingError: error)
             }
+            // libcurl's "Empty reply from server": the server closed the connection without a byte of answer, which is
+            // what a kept-alive connection it had just closed looks like. AsyncHTTPClient reports it as a lost
+            // connection; so does Ferry, on every transport.
+            if error.code == .badServerResponse, "\(error)".contains("Empty reply from server") {
+                return FerryError(.transport(.connectionLost), detail: .connectionClosed, underlyingError: error)
+            }
             return FerryError(Reason(error.code), detail: Detail(error), underlyingError: error)
         }
         if cancelled { return FerryError(.cancelled, underlyingError: error) }

@@ -68,6 +68,10 @@ extension FerryError {
         case .destinationExists(let url): "the download destination \(url.path) already exists"
         case .fileSystemFailed(let why):
             MessageText.oneLine(why) + (systemErrorCode.map { ": \(systemErrorText($0))" } ?? "")
+        case .authenticationFailed:
+            "the credential could not be refreshed" + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
+        case .interceptorFailed:
+            "an interceptor failed" + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
         case .streamBufferOverflow(let limit):
             limit == .max
                 ? "the stream's reader fell behind and its buffer overflowed"
@@ -81,8 +85,10 @@ extension FerryError {
         case .invalidURL:
             return
                 "Use an absolute http or https URL, or set baseURL in Session.Configuration to resolve relative ones."
-        case .invalidRequest, .validationFailed, .cancelled:
+        case .invalidRequest, .validationFailed, .cancelled, .interceptorFailed:
             return nil
+        case .authenticationFailed:
+            return "Check the credential refresh of the AuthenticationInterceptor; its error is the underlying error."
         case .transport(let failure):
             return transportSuggestion(failure)
         case .timedOut(.idle):

@@ -37,6 +37,12 @@ extension FerryError {
         /// Reading or writing a local file failed (a download's file, an upload's source, a stream's spill file);
         /// the associated value says which, ``FerryError/underlyingError`` holds the system's error.
         case fileSystemFailed(String)
+        /// An ``AuthenticationInterceptor`` could not get a credential: its refresh failed;
+        /// ``FerryError/underlyingError`` holds the refresh's error.
+        case authenticationFailed
+        /// A ``RequestAdapter`` or ``RequestRetrier`` threw an error that is not a ``FerryError``;
+        /// ``FerryError/underlyingError`` holds it.
+        case interceptorFailed
         /// A streamed response arrived faster than its consumer read it and its buffer, of the associated size in
         /// bytes, filled up (``StreamOptions/OverflowPolicy/fail``, or the spill file's limit).
         case streamBufferOverflow(limit: Int64)
@@ -60,6 +66,8 @@ extension FerryError {
             case .sessionShutDown: "session shut down"
             case .destinationExists(let url): "the destination \(url.path) already exists"
             case .fileSystemFailed(let why): "file system failure (\(why))"
+            case .authenticationFailed: "authentication failed"
+            case .interceptorFailed: "interceptor failed"
             case .streamBufferOverflow(let limit): "the stream consumer fell \(limit) bytes behind"
             }
         }

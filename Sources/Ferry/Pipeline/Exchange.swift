@@ -16,6 +16,12 @@ struct Exchange: Sendable {
     var transactions: [TransactionMetrics] = []
     /// The request's entry in the session's timeout timer.
     var timeout: TimeoutScheduler.Registration?
+    /// The attempt running, from 1.
+    var attempt = 1
+    /// The errors of the attempts that were retried, oldest first.
+    var previousErrors: [FerryError] = []
+    /// Whether a lost kept-alive connection was already retried (once per request).
+    var retriedStaleConnection = false
 
     init(start: ContinuousClock.Instant) {
         self.start = start
@@ -37,7 +43,7 @@ struct Exchange: Sendable {
             requestCompleted: .now)
         let metrics = Metrics(
             bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
-            transactions: transactions)
+            transactions: transactions, retryCount: attempt - 1)
         return TransferOutcome(
             request: request, response: head, body: body, error: error, metrics: metrics, timeline: timeline)
     }

@@ -1,18 +1,21 @@
 import Foundation
 
-/// The request's journey, in the task that awaits it: prepare once → send (following redirects, under the
-/// session's timeout timer) → the head comes back → decide where the body goes → read it there. Validation and
-/// serialization follow in the task (see ``DataTask``).
-struct Pipeline: Sendable {
+/// The request's journey, in the task that awaits it: prepare once → for each attempt: adapt → send (following
+/// redirects, under the session's timeout timer) → the head comes back → retry? → decide where the body goes → read
+/// it there. Validation and serialization follow in the task (see ``DataTask``).
+final class Pipeline: Sendable {
     let configuration: Session.Configuration
     /// The session's one timeout timer.
     let timeouts: TimeoutScheduler
     /// Why the session's default headers are invalid, if they are: checked once, not on every request.
     let defaultHeadersError: FerryError?
+    /// Where events go, or `nil` when the session has no monitor.
+    let events: EventDelivery?
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration
         self.timeouts = TimeoutScheduler(clock: configuration.timeoutClock)
+        self.events = EventDelivery(monitors: configuration.eventMonitors, limit: configuration.eventBufferLimit)
         do {
             try configuration.headers.validate()
             defaultHeadersError = nil
@@ -28,7 +31,12 @@ struct Pipeline: Sendable {
         var prepared: PreparedRequest
     }
 
-    /// Prepares `original` and sends it, following redirects, until the final head arrives.
+    /// Prepares `original` and runs its attempts until one is the answer: adapt → send (following redirects) →
+    /// judge the head → wait and retry, or return the head (its body is read after).
+    ///
+    /// Without interceptors a successful attempt costs one `isEmpty` check more than a plain send: the chain is
+    /// consulted only after a failure, and a failure is retried without interceptors only when a kept-alive
+    /// connection was lost before any answer (once, for an idempotent request).
     /// - Parameters:
     ///   - original: The request as the user made it.
     ///   - controls: The transfer's stop signal, progress and buffering.
@@ -45,24 +53,52 @@ struct Pipeline: Sendable {
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
         exchange.timeout = timeouts.register(
             idle: prepared.idleTimeout, deadline: deadline, stopping: controls.signal)
+        let chain = prepared.interceptors
+        let base: Request
         do {
-            return try await send(prepared, controls: controls, exchange: &exchange)
+            base = try await spoolIfNeeded(prepared.request)
         } catch {
             throw failure(error, signal: controls.signal)
         }
+        while true {
+            var request = base
+            if !chain.isEmpty {
+                request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
+                exchange.request = request
+            }
+            let opened: Opened
+            do {
+                opened = try await send(request, prepared: prepared, controls: controls, exchange: &exchange)
+            } catch {
+                let error = failure(error, signal: controls.signal)
+                guard !prepared.hasOneShotBody,
+                    let delay = try await retryDelay(
+                        after: error, sent: request, chain: chain, controls: controls, exchange: &exchange)
+                else { throw error }
+                try await wait(delay, controls: controls, exchange: &exchange)
+                continue
+            }
+            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection = rejection(of: opened.head, sent: request),
+                let delay = try await retryDelay(
+                    after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
+            else { return opened }
+            await drain(opened.body)
+            try await wait(delay, controls: controls, exchange: &exchange)
+        }
     }
 
-    /// Sends each hop until one is the final answer.
-    private func send(
-        _ prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
+    /// Sends one attempt's request, hop by hop, until a head is the final answer.
+    func send(
+        _ request: Request, prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
     ) async throws
         -> Opened
     {
         if let error = controls.signal.error { throw error }
         try Task.checkCancellation()
         let policy = prepared.redirectPolicy
-        var current = try await spoolIfNeeded(prepared.request)
+        var current = request
         var redirects = 0
+        events?.send(.attemptStarted(request, attempt: exchange.attempt), id: controls.id)
         while true {
             exchange.urls.append(current.url)
             let context = TransportContext(
@@ -74,10 +110,12 @@ struct Pipeline: Sendable {
             try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
+            events?.send(.responseHead(response.head, attempt: exchange.attempt), id: controls.id)
             guard let next = policy.nextRequest(after: response.head, to: current) else {
                 return Opened(head: response.head, body: response.body, prepared: prepared)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
+            events?.send(.redirect(response.head, next: next), id: controls.id)
             redirects += 1
             current = next
         }
@@ -123,7 +161,7 @@ struct Pipeline: Sendable {
     }
 
     /// Spools a stream body to a temporary file when the transport cannot stream request bodies.
-    private func spoolIfNeeded(_ request: Request) async throws -> Request {
+    func spoolIfNeeded(_ request: Request) async throws -> Request {
         guard !configuration.transport.streamsRequestBodies, let body = request.body,
             case .stream(let source, _) = body.content
         else { return request }

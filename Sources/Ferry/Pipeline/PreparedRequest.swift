@@ -9,6 +9,13 @@ struct PreparedRequest: Sendable {
     var totalTimeout: Duration?
     var redirectPolicy: RedirectPolicy
     var maximumBodySize: Int64
+    /// The session's interceptors, then the request's.
+    var interceptors: [any RequestInterceptor]
+
+    /// Whether the body is a stream that can be read only once, so the request cannot be sent again.
+    var hasOneShotBody: Bool {
+        if case .content(.stream)? = request.body?.storage { true } else { false }
+    }
 }
 
 extension Pipeline {
@@ -40,7 +47,12 @@ extension Pipeline {
         request.totalTimeout = total
         request.redirectPolicy = policy
         request.maximumBodySize = limit
+        // Joined only when the request has its own: a request without allocates nothing here.
+        let interceptors =
+            original.interceptors.isEmpty
+            ? configuration.interceptors : configuration.interceptors + original.interceptors
         return PreparedRequest(
-            request: request, idleTimeout: idle, totalTimeout: total, redirectPolicy: policy, maximumBodySize: limit)
+            request: request, idleTimeout: idle, totalTimeout: total, redirectPolicy: policy, maximumBodySize: limit,
+            interceptors: interceptors)
     }
 }

@@ -5,8 +5,11 @@ import Foundation
 /// Ferry follows redirects itself, the same way on every transport:
 /// - 301 and 302 turn `POST` into `GET`; 303 turns every method but `HEAD` into `GET`; the body and its headers
 ///   are dropped then. 307 and 308 keep the method and resend the body.
-/// - `Authorization`, `Proxy-Authorization` and `Cookie` are removed when the redirect leaves the origin
-///   (scheme, host or port changes).
+/// - `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin` are removed when a redirect leaves the origin
+///   (scheme, host or port changes), and stay removed for the rest of the chain: a later redirect back to the first
+///   origin does not bring them back. Interceptors adapt each attempt, not each hop, so they cannot add them back
+///   either.
+/// - The response's ``Metrics/urls`` records the chain.
 /// - Going over the limit fails with ``FerryError/Reason/tooManyRedirects(limit:)``, so a loop ends.
 public struct RedirectPolicy: Sendable {
     /// The most redirects followed for one request.
@@ -57,13 +60,16 @@ public struct RedirectPolicy: Sendable {
             }
         }
         if !Self.sameOrigin(request.url, target) {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
+            for name in Self.credentialHeaderNames {
                 next.headers.remove(name: name)
             }
         }
         guard let decide else { return next }
         return decide(next, response)
     }
+
+    /// The headers a redirect to another origin removes.
+    static let credentialHeaderNames = ["Authorization", "Proxy-Authorization", "Cookie", "Origin"]
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased()

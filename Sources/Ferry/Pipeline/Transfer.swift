@@ -22,10 +22,15 @@ final class Transfer: Sendable {
     private let request: Request?
     private let registry: TransferRegistry?
     private let job: Job
+    /// Where the transfer's events go: read once from the session, never by copying the pipeline out of the job.
+    private let events: EventDelivery?
     private let state = Mutex(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
 
     /// A transfer that runs `job` when first awaited.
-    init(_ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?) {
+    init(
+        _ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?,
+        events: EventDelivery? = nil
+    ) {
         switch job {
         case .data(_, let request), .download(_, let request, _, _): self.request = request
         case .failed: request = nil
@@ -33,6 +38,8 @@ final class Transfer: Sendable {
         self.controls = controls
         self.registry = registry
         self.job = job
+        self.events = events
+        if let events, let request { events.send(.created(request), id: controls.id) }
     }
 
     /// A transfer that failed before it could start.
@@ -65,6 +72,7 @@ final class Transfer: Sendable {
         case .none: break
         case .stop: controls.signal.stop(FerryError(.cancelled))
         case .finished(let waiters, let outcome):
+            events?.send(RequestEvent(finished: outcome), id: controls.id)
             finishProgress()
             for waiter in waiters { waiter.resume(returning: outcome) }
         }
@@ -88,6 +96,7 @@ final class Transfer: Sendable {
         // ends with the transfer.
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
+        events?.send(RequestEvent(finished: outcome), id: controls.id)
         finishProgress()
         for waiter in waiters { waiter.resume(returning: outcome) }
         return outcome

@@ -8,6 +8,8 @@ import Synchronization
 final class TransferControls: Sendable {
     /// `nil` when the pipeline reads the body as fast as it arrives (memory, downloads).
     let bufferOptions: StreamOptions?
+    /// The request's identity in monitor events.
+    let id = RequestID.next()
 
     let stopState = Mutex(StopSignal.StateMachine<StopSignal.Handler>())
     let downloadState = Mutex(ProgressReporter.State())

@@ -20,6 +20,8 @@ public struct Request: Sendable {
     public var redirectPolicy: RedirectPolicy?
     /// The largest body, in bytes, the response may have, or `nil` for the session's limit.
     public var maximumBodySize: Int64?
+    /// Interceptors for this request alone, run after the session's (``Session/Configuration/interceptors``).
+    public var interceptors: [any RequestInterceptor] = []
 
     /// Creates a request.
     /// - Parameters:

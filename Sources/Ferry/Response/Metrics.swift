@@ -2,14 +2,16 @@ import Foundation
 
 /// What Ferry counted while a request ran.
 public struct Metrics: Sendable {
-    /// Body bytes sent, over every hop.
+    /// Body bytes sent, over every hop of every attempt.
     public var bytesSent: Int64
     /// Body bytes received for the final response, after any content decoding.
     public var bytesReceived: Int64
-    /// Redirects followed.
+    /// Redirects followed by the last attempt.
     public var redirectCount: Int
-    /// The URLs of every hop, in order; the last one answered.
+    /// The URL of every hop of the last attempt, in order (the redirect chain); the last one answered.
     public var urls: [URL]
+    /// How many times the request was retried (by its interceptors, or after a lost kept-alive connection).
+    public var retryCount: Int
     /// The transport's own per-transaction phases (DNS, connect, TLS, request, response), every hop included, when it
     /// reports them: URLSession on Apple platforms does, FoundationNetworking on Linux never does.
     public var transactions: [TransactionMetrics]
@@ -21,14 +23,16 @@ public struct Metrics: Sendable {
     ///   - redirectCount: Redirects followed.
     ///   - urls: The URL of every hop.
     ///   - transactions: The transport's per-transaction phases.
+    ///   - retryCount: Retries.
     public init(
         bytesSent: Int64 = 0, bytesReceived: Int64 = 0, redirectCount: Int = 0, urls: [URL] = [],
-        transactions: [TransactionMetrics] = []
+        transactions: [TransactionMetrics] = [], retryCount: Int = 0
     ) {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.redirectCount = redirectCount
         self.urls = urls
         self.transactions = transactions
+        self.retryCount = retryCount
     }
 }

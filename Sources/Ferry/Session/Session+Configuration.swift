@@ -20,6 +20,16 @@ extension Session {
         public var maximumBodySize: Int64
         /// What moves the bytes: ``URLSessionTransport`` by default.
         public var transport: any Transport
+        /// Adapt every request before each attempt and decide retries, in order, before the request's own
+        /// (``Request/interceptors``): a ``RetryPolicy``, an ``AuthenticationInterceptor``, your own. None by default.
+        public var interceptors: [any RequestInterceptor]
+        /// Receive every request's events, each on a task of its own; none by default.
+        public var eventMonitors: [any EventMonitor]
+        /// How many events may wait for one slow monitor before the newest are dropped; 10,000 by default.
+        public var eventBufferLimit: Int = 10_000
+        /// Header names whose values ``Session/cURLDescription(of:)`` hides: ``Request/sensitiveHeaderNames`` by
+        /// default (`Authorization`, `Cookie`, `Proxy-Authorization`); add your API-key headers.
+        public var redactedHeaderNames: Set<String> = Request.sensitiveHeaderNames
         /// Where the session's timeout timer reads the time: tests inject a clock they advance by hand.
         /// How long ``Session/shutdown(gracePeriod:)`` lets running requests finish when a service group shuts the
         /// session down (the `ServiceLifecycle` trait); 30 seconds by default.
@@ -36,6 +46,8 @@ extension Session {
         ///   - validation: The default validation.
         ///   - maximumBodySize: The largest body collected in memory.
         ///   - transport: The transport; a new ``URLSessionTransport`` when omitted.
+        ///   - interceptors: The session's interceptors, in order.
+        ///   - eventMonitors: The session's event monitors.
         public init(
             baseURL: URL? = nil,
             headers: HTTPHeaders = Configuration.defaultHeaders,
@@ -44,7 +56,9 @@ extension Session {
             redirectPolicy: RedirectPolicy = .follow(),
             validation: Validation = .successfulStatus,
             maximumBodySize: Int64 = 1 << 30,
-            transport: (any Transport)? = nil
+            transport: (any Transport)? = nil,
+            interceptors: [any RequestInterceptor] = [],
+            eventMonitors: [any EventMonitor] = []
         ) {
             self.baseURL = baseURL
             self.headers = headers
@@ -54,6 +68,8 @@ extension Session {
             self.validation = validation
             self.maximumBodySize = maximumBodySize
             self.transport = transport ?? URLSessionTransport()
+            self.interceptors = interceptors
+            self.eventMonitors = eventMonitors
         }
 
         /// `User-Agent: Ferry/<version>`, `Accept-Encoding: gzip, deflate` and an `Accept-Language` made from the

@@ -81,6 +81,8 @@ extension Session {
         let target = DownloadTarget(
             destination: destination, options: options, sessionValidation: configuration.validation)
         return DownloadTask(
-            transfer: Transfer(.download(pipeline, request, target, resuming: resumeData), registry: registry))
+            transfer: Transfer(
+                .download(pipeline, request, target, resuming: resumeData), registry: registry,
+                events: pipeline.events))
     }
 }

@@ -41,7 +41,7 @@ public actor Session {
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public nonisolated func request(_ request: Request) -> DataTask<Data> {
         DataTask(
-            transfer: Transfer(.data(pipeline, request), registry: registry),
+            transfer: Transfer(.data(pipeline, request), registry: registry, events: pipeline.events),
             validation: configuration.validation)
     }
 
@@ -62,6 +62,18 @@ public actor Session {
         for transfer in running { await transfer.waitUntilFinished() }
         await configuration.transport.shutdown()
         pipeline.timeouts.shutdown()
+        pipeline.events?.finish()
+    }
+}
+
+extension Session {
+    /// `request` as a `curl` command line, as this session would send it: base URL and default headers applied,
+    /// the values of ``Configuration/redactedHeaderNames`` hidden.
+    /// - Parameter request: The request.
+    /// - Returns: The command; `request`'s own description when it cannot be prepared (an invalid URL).
+    public nonisolated func cURLDescription(of request: Request) -> String {
+        let prepared = (try? pipeline.prepare(request).request) ?? request
+        return prepared.cURLDescription(redacting: configuration.redactedHeaderNames)
     }
 
     /// Ends the session gracefully: new requests fail with ``FerryError/Reason/sessionShutDown``; running ones

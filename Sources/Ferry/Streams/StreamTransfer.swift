@@ -31,6 +31,7 @@ final class StreamTransfer: RunningTransfer {
         self.pipeline = pipeline
         self.registry = registry
         controls = TransferControls(bufferOptions: options)
+        pipeline.events?.send(.created(request), id: controls.id)
     }
 
     /// A stream that failed before it could start.
@@ -213,22 +214,23 @@ final class StreamTransfer: RunningTransfer {
 
     private func finish(_ outcome: TransferOutcome) {
         registry?.end(self)
-        let (headWaiters, finishWaiters, exchange):
-            ([UnsafeContinuation<Void, Never>], [UnsafeContinuation<TransferOutcome, Never>], Exchange?) =
+        let (headWaiters, finishWaiters, exchange, first):
+            ([UnsafeContinuation<Void, Never>], [UnsafeContinuation<TransferOutcome, Never>], Exchange?, Bool) =
                 state.withLock { state in
                     var headWaiters: [UnsafeContinuation<Void, Never>] = []
                     var exchange: Exchange?
                     switch state.phase {
-                    case .finished: return ([], [], nil)
+                    case .finished: return ([], [], nil, false)
                     case .opening(let waiters): headWaiters = waiters
                     case .open(_, let open): exchange = open
                     case .idle: break
                     }
                     state.phase = .finished(outcome)
                     defer { state.finishWaiters = [] }
-                    return (headWaiters, state.finishWaiters, exchange)
+                    return (headWaiters, state.finishWaiters, exchange, true)
                 }
         exchange?.timeout?.cancel()
+        if first { pipeline.events?.send(RequestEvent(finished: outcome), id: controls.id) }
         // The transport's stop handler holds its call, which holds the context, which holds the signal.
         controls.signal.removeHandler()
         controls.downloadProgress.finish()
