@@ -98,6 +98,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: metrics)),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: metrics)),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: serviceLifecycle)),

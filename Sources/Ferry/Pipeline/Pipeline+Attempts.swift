@@ -47,6 +47,9 @@ extension Pipeline {
         }
         guard let delay else { return nil }
         events?.send(.retry(failure, delay: delay), id: controls.id)
+        #if Tracing
+        RequestTracing.event("http.retry", ["error.type": .string("\(failure.error.reason)")])
+        #endif
         exchange.previousErrors.append(failure.error)
         exchange.attempt += 1
         return delay

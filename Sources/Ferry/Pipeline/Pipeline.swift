@@ -104,6 +104,9 @@ final class Pipeline: Sendable {
             let context = TransportContext(
                 signal: controls.signal, timeout: exchange.timeout,
                 uploadProgress: controls.uploadProgress, bufferOptions: controls.bufferOptions)
+            #if Tracing
+            RequestTracing.inject(into: &current, tracer: configuration.tracer)
+            #endif
             let response = try await configuration.transport.send(current, context: context)
             exchange.firstResponseByte = exchange.firstResponseByte ?? .now
             exchange.head = response.head
@@ -116,6 +119,10 @@ final class Pipeline: Sendable {
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
             events?.send(.redirect(response.head, next: next), id: controls.id)
+            #if Tracing
+            RequestTracing.event(
+                "http.redirect", ["http.response.status_code": .int64(Int64(response.head.statusCode))])
+            #endif
             redirects += 1
             current = next
         }

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if Tracing
+import Tracing
+#endif
+
 /// One request's transfer, shared by every task value made from it: it runs once, in the task that first awaits
 /// it, and every awaiter gets the same outcome.
 ///
@@ -103,6 +107,19 @@ final class Transfer: Sendable {
     }
 
     private func perform() async -> TransferOutcome {
+        #if Tracing
+        let tracer: (any Tracer)? =
+            switch job {
+            case .data(let pipeline, _), .download(let pipeline, _, _, _): pipeline.configuration.tracer
+            case .failed: nil
+            }
+        return await RequestTracing.traced(request, tracer: tracer) { await run() }
+        #else
+        return await run()
+        #endif
+    }
+
+    private func run() async -> TransferOutcome {
         switch job {
         case .data(let pipeline, let request):
             await pipeline.runData(request, controls: controls)

@@ -1,5 +1,9 @@
 import Foundation
 
+#if Logging
+public import Logging
+#endif
+
 /// A request as a value: method, URL, headers, body and per-request options.
 ///
 /// Options left `nil` take the session's ``Session/Configuration`` value.
@@ -22,6 +26,11 @@ public struct Request: Sendable {
     public var maximumBodySize: Int64?
     /// Interceptors for this request alone, run after the session's (``Session/Configuration/interceptors``).
     public var interceptors: [any RequestInterceptor] = []
+    #if Logging
+    /// The logger a ``LoggingEventMonitor`` writes this request's lines to instead of its own, so an upstream call
+    /// is logged with the metadata of whatever made it (the `Logging` trait).
+    public var logger: Logger?
+    #endif
 
     /// Creates a request.
     /// - Parameters:

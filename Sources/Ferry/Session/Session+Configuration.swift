@@ -1,5 +1,9 @@
 import Foundation
 
+#if Tracing
+public import Tracing
+#endif
+
 extension Session {
     /// How a session sends requests: defaults every request inherits, and the transport.
     public struct Configuration: Sendable {
@@ -34,6 +38,11 @@ extension Session {
         /// How long ``Session/shutdown(gracePeriod:)`` lets running requests finish when a service group shuts the
         /// session down (the `ServiceLifecycle` trait); 30 seconds by default.
         public var shutdownGracePeriod: Duration = .seconds(30)
+        #if Tracing
+        /// The tracer of the request spans (the `Tracing` trait); `nil`, the default, uses the bootstrapped
+        /// `InstrumentationSystem.tracer`.
+        public var tracer: (any Tracer)?
+        #endif
         var timeoutClock: any TimeoutClock = SystemTimeoutClock()
 
         /// Creates a configuration.
