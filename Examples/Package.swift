@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "..", traits: ["AsyncHTTPClient", "ServiceLifecycle", "Logging", "Tracing"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -28,7 +29,11 @@ let package = Package(
         .executableTarget(name: "quote-service", dependencies: ["QuoteService"]),
         .testTarget(
             name: "QuoteServiceTests",
-            dependencies: ["QuoteService", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "QuoteService",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,10 +2,12 @@ import Ferry
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import InMemoryTracing
 import Logging
 import QuoteService
 import ServiceLifecycle
 import Testing
+import Tracing
 
 @Suite("A Hummingbird service calling its upstream through Ferry")
 struct QuoteServiceTests {
@@ -14,16 +16,34 @@ struct QuoteServiceTests {
             configuration: .init(baseURL: upstream, idleTimeout: .seconds(10), transport: AsyncHTTPClientTransport()))
     }
 
-    @Test func aQuoteComesFromTheUpstream() async throws {
+    @Test func aQuoteComesFromTheUpstreamWithALogLineAndASpan() async throws {
         let upstream = Upstream()
+        let logs = RecordingLogHandler()
+        let tracer = InMemoryTracer()
         try await upstream.run { url in
-            let session = session(upstream: url)
+            var configuration = Session.Configuration(
+                baseURL: url, idleTimeout: .seconds(10), transport: AsyncHTTPClientTransport())
+            configuration.tracer = tracer
+            let session = Session(configuration: configuration, logger: Logger(label: "upstream") { _ in logs })
             let app = Application(router: QuoteService.makeRouter(upstream: session))
             try await app.test(.router) { client in
-                try await client.execute(uri: "/quotes/ABC", method: .get) { response in
-                    #expect(response.status == .ok)
-                    let quote = try JSONDecoder().decode(Quote.self, from: Data(buffer: response.body))
-                    #expect(quote == Quote(symbol: "ABC", dollars: 123.45, source: url.absoluteString + "prices/ABC"))
+                try await tracer.withSpan("GET /quotes/:symbol", ofKind: .server) { incoming in
+                    try await client.execute(uri: "/quotes/ABC", method: .get) { response in
+                        #expect(response.status == .ok)
+                        let quote = try JSONDecoder().decode(Quote.self, from: Data(buffer: response.body))
+                        #expect(
+                            quote == Quote(symbol: "ABC", dollars: 123.45, source: url.absoluteString + "prices/ABC"))
+                    }
+                    // The upstream call is a client span under the incoming request's, and one log line.
+                    let call = try #require(tracer.finishedSpans.first { $0.operationName == "HTTP GET" })
+                    #expect(call.kind == .client)
+                    #expect(call.parentSpanID == incoming.context.inMemorySpanContext?.spanID)
+                    #expect(
+                        call.attributes["url.full"]?.toSpanAttribute() == .string(url.absoluteString + "prices/ABC"))
+                    #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+                }
+                try await waitUntil {
+                    logs.messages.contains { $0.hasPrefix("GET \(url.absoluteString)prices/ABC 200") }
                 }
                 try await client.execute(uri: "/quotes/NONE", method: .get) { response in
                     #expect(response.status == .notFound)

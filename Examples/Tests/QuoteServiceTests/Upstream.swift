@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import QuoteService
@@ -51,3 +52,29 @@ func waitUntil(limit: Duration = .seconds(10), _ condition: @Sendable () async -
 }
 
 struct ConditionTimedOut: Error {}
+
+/// A log handler that keeps every message, for tests.
+final class RecordingLogHandler: LogHandler, Sendable {
+    private let state = Mutex<(messages: [String], metadata: Logger.Metadata, level: Logger.Level)>(([], [:], .trace))
+
+    var messages: [String] { state.withLock { $0.messages } }
+
+    var metadata: Logger.Metadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
+    var logLevel: Logger.Level {
+        get { state.withLock { $0.level } }
+        set { state.withLock { $0.level = newValue } }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        state.withLock { $0.messages.append("\(event.message)") }
+    }
+}
