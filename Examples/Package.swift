@@ -12,10 +12,12 @@ let package = Package(
     name: "FerryExamples",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "..", traits: ["AsyncHTTPClient", "ServiceLifecycle", "Logging", "Tracing"]),
+        .package(path: "..", traits: ["AsyncHTTPClient", "ServiceLifecycle", "Logging", "Tracing", "OpenAPI"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -27,6 +29,24 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "quote-service", dependencies: ["QuoteService"]),
+        // A client of openapi.yaml written against swift-openapi-runtime's protocols, sent through Ferry.
+        .target(
+            name: "TickerClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi.yaml"]
+        ),
+        .testTarget(
+            name: "TickerClientTests",
+            dependencies: [
+                "TickerClient",
+                .product(name: "Ferry", package: ferry),
+                .product(name: "FerryOpenAPI", package: ferry),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "QuoteServiceTests",
             dependencies: [
