@@ -16,16 +16,35 @@ import Foundation
 public struct FerryError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Why the request failed.
     public var reason: Reason
+    /// Everything else, in one shared box: an error is a small value (a reason and a reference) on every path
+    /// that may throw one, which keeps the async frames of the request path small; only changing a field copies.
+    private var context: Context
+
     /// The request as Ferry sent it (after defaults were applied), or `nil` when it could not be built.
-    public var request: Request?
+    public var request: Request? {
+        get { context.fields.request }
+        set { mutate { $0.request = newValue } }
+    }
     /// The head of the response that arrived, or `nil` when none did.
-    public var response: HTTPResponse?
+    public var response: HTTPResponse? {
+        get { context.fields.response }
+        set { mutate { $0.response = newValue } }
+    }
     /// Up to ``bodyPrefixLimit`` bytes of the response body, when a body arrived.
-    public var bodyPrefix: Data?
+    public var bodyPrefix: Data? {
+        get { context.fields.bodyPrefix }
+        set { mutate { $0.bodyPrefix = newValue } }
+    }
     /// The error that caused this one, if any: a `URLError`, a `DecodingError`, a user validator's error, ….
-    public var underlyingError: (any Error)?
+    public var underlyingError: (any Error)? {
+        get { context.fields.underlyingError }
+        set { mutate { $0.underlyingError = newValue } }
+    }
     /// What the underlying error says beyond the reason (a refused connection, a reset), for the message.
-    var detail: Detail?
+    var detail: Detail? {
+        get { context.fields.detail }
+        set { mutate { $0.detail = newValue } }
+    }
 
     /// How many bytes of the body ``bodyPrefix`` keeps at most.
     public static let bodyPrefixLimit = 2048
@@ -45,10 +64,10 @@ public struct FerryError: Error, Sendable, CustomStringConvertible, CustomDebugS
         underlyingError: (any Error)? = nil
     ) {
         self.reason = reason
-        self.request = request
-        self.response = response
-        self.bodyPrefix = body.map { Data($0.prefix(Self.bodyPrefixLimit)) }
-        self.underlyingError = underlyingError
+        self.context = Context(
+            Context.Fields(
+                request: request, response: response, bodyPrefix: body.map { Data($0.prefix(Self.bodyPrefixLimit)) },
+                underlyingError: underlyingError))
     }
 
     /// Creates an error whose message gives `detail` (found in `underlyingError`) as well as the reason.
@@ -93,5 +112,31 @@ extension FerryError {
             error.bodyPrefix = Data(body.prefix(Self.bodyPrefixLimit))
         }
         return error
+    }
+}
+
+extension FerryError {
+    /// The fields of an error besides its reason, immutable and shared by copies.
+    private final class Context: Sendable {
+        struct Fields: Sendable {
+            var request: Request?
+            var response: HTTPResponse?
+            var bodyPrefix: Data?
+            var underlyingError: (any Error)?
+            var detail: Detail?
+        }
+
+        let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    /// Replaces the shared box with a changed copy.
+    private mutating func mutate(_ change: (inout Context.Fields) -> Void) {
+        var fields = context.fields
+        change(&fields)
+        context = Context(fields)
     }
 }
