@@ -4,12 +4,13 @@
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
 #   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
 #      warnings as errors;
-#   3. the same as 1 with the AsyncHTTPClient package trait (in .build-ahc): the live suites run on both transports;
-#   4. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
+#   3. scripts/build-docs.sh: the DocC archives of Ferry and FerryTesting, warnings as errors;
+#   4. the same as 1 with the AsyncHTTPClient package trait (in .build-ahc): the live suites run on both transports;
+#   5. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
 # Before them, `swift format lint --strict` over Sources, Tests and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 3.
+# FERRY_SKIP_TRAIT=1 skips step 4.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,21 +39,24 @@ run_tests() { # run_tests [swift test args...]
 echo "test.sh: swift format lint (.swift-format: 4 spaces, 120 columns)"
 swift format lint --strict -r Sources Tests Package.swift || status=$?
 
-echo "test.sh: 1/4 default build (no dependencies), URLSession transport"
+echo "test.sh: 1/5 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
 
-echo "test.sh: 2/4 the README's and the DocC articles' Swift blocks compile"
+echo "test.sh: 2/5 the README's and the DocC articles' Swift blocks compile"
 scripts/check-readme.sh || status=$?
 
+echo "test.sh: 3/5 DocC archives of Ferry and FerryTesting, warnings as errors"
+scripts/build-docs.sh || status=$?
+
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
-  echo "test.sh: 3/4 trait AsyncHTTPClient: every live suite on URLSession and on AsyncHTTPClient"
+  echo "test.sh: 4/5 trait AsyncHTTPClient: every live suite on URLSession and on AsyncHTTPClient"
   swift build --build-tests --traits AsyncHTTPClient --scratch-path .build-ahc -Xswiftc -warnings-as-errors
   SCRATCH=(--traits AsyncHTTPClient --scratch-path .build-ahc)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
 fi
 
-echo "test.sh: 4/4 a consumer of Ferry resolves no package"
+echo "test.sh: 5/5 a consumer of Ferry resolves no package"
 scripts/check-no-dependencies.sh || status=$?
 exit "$status"
