@@ -30,12 +30,21 @@ function starts_declaration(s) {
     return s ~ /^((public|private|fileprivate|internal|package|final|nonisolated|indirect)[ ]+)*(struct|enum|func|extension|actor|class|protocol|typealias)[ ]/
 }
 
+# The line of the `#endif` that closes the `#if` at line `i` when everything in between is an import, else 0.
+function import_group_end(i,    j) {
+    for (j = i + 1; j <= n; j++) {
+        if (L[j] ~ /^#endif/) return j
+        if (!(L[j] ~ /^import[ ]+[A-Za-z_]/ || L[j] ~ /^#(else|elseif)/)) return 0
+    }
+    return 0
+}
+
 function count(s, chars,    t) {
     t = s
     return gsub(chars, "", t)
 }
 
-function emit_block(    i, s, where, imports, seen, decls, stmts, mode, prev, in_decl, has_stmt, kind, trait, target, dir, file, text, opens) {
+function emit_block(    i, j, s, where, imports, seen, decls, stmts, mode, prev, in_decl, has_stmt, kind, trait, target, dir, file, text, opens) {
     block_index++
     target = sprintf("%s_%02d", doc, block_index)
     where = FILENAME ":" block_start
@@ -63,6 +72,13 @@ function emit_block(    i, s, where, imports, seen, decls, stmts, mode, prev, in
     has_stmt = 0
     for (i = 1; i <= n; i++) {
         s = L[i]
+        # `#if canImport(FoundationNetworking)` around imports: the whole group is hoisted with the imports.
+        if (s ~ /^#if[ ]/ && import_group_end(i) > 0) {
+            for (j = i; j <= import_group_end(i); j++) imports = imports L[j] "\n"
+            i = import_group_end(i)
+            prev = ""
+            continue
+        }
         if (s ~ /^import[ ]+[A-Za-z_]/) {
             if (!(s in seen)) { imports = imports s "\n"; seen[s] = 1 }
             if (s ~ /^import[ ]+(Testing|XCTest)[ ]*$/) kind = "test"
