@@ -75,9 +75,9 @@ done <"$EXTRACT/manifests.tsv"
 # make_consumer DIR TRAITS: a package with one target per block, depending on this checkout (identity: its folder's
 # name) with the given traits.
 make_consumer() {
-  local dir="$1" traits="$2" target kind trait where
-  rm -rf "$dir/Sources"
-  mkdir -p "$dir/Sources"
+  local dir="$1" traits="$2" target kind trait where file
+  mkdir -p "$dir/Sources" "$dir/next"
+  rm -rf "$dir/next/Sources"
   {
     echo '// swift-tools-version: 6.1'
     echo 'import PackageDescription'
@@ -97,7 +97,8 @@ make_consumer() {
     echo '    targets: ['
     while IFS=$'\t' read -r target kind trait where; do
       [[ "$trait" == "${traits:--}" ]] || continue
-      cp -R "$EXTRACT/Sources/$target" "$dir/Sources/$target"
+      mkdir -p "$dir/next/Sources"
+      cp -R "$EXTRACT/Sources/$target" "$dir/next/Sources/$target"
       if [[ "$kind" == test ]]; then
         echo "        .testTarget(name: \"$target\", dependencies: ferry, path: \"Sources/$target\", swiftSettings: settings),"
       else
@@ -107,7 +108,24 @@ make_consumer() {
     echo '    ],'
     echo '    swiftLanguageModes: [.v6]'
     echo ')'
-  } >"$dir/Package.swift"
+  } >"$dir/next/Package.swift"
+  # Replace only what changed, so that a second run recompiles only the blocks that changed.
+  cmp -s "$dir/next/Package.swift" "$dir/Package.swift" || mv "$dir/next/Package.swift" "$dir/Package.swift"
+  for target in "$dir"/Sources/*/; do
+    [[ -d "$dir/next/Sources/$(basename "$target")" ]] || rm -rf "$target"
+  done
+  for file in "$dir"/next/Sources/*/*.swift; do
+    [[ -e "$file" ]] || continue
+    target="$dir/Sources/${file#"$dir/next/Sources/"}"
+    if ! cmp -s "$file" "$target"; then
+      mkdir -p "$(dirname "$target")"
+      cp "$file" "$target"
+    fi
+  done
+  for file in "$dir"/Sources/*/*.swift; do
+    [[ -e "$file" && -e "$dir/next/Sources/${file#"$dir/Sources/"}" ]] || rm -f "$file"
+  done
+  rm -rf "$dir/next"
 }
 
 # build_consumer DIR: builds every block, warnings as errors; the errors name the document and line.
