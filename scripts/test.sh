@@ -2,13 +2,17 @@
 # The project's single test command:  scripts/test.sh [swift test args, e.g. --filter Foo]
 # Starts the local interop servers (scripts/servers.sh), then:
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
-#   2. the same with every package trait on (in .build-traits): the live suites run on both transports, and the
+#   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
+#      warnings as errors;
+#   3. scripts/build-docs.sh: the DocC archives of Ferry and FerryTesting, warnings as errors;
+#   4. the same as 1 with every package trait on (in .build-traits): the live suites run on both transports, and the
 #      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
-#   3. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
-# Before them, `swift format lint --strict` over Sources, Tests and Package.swift (the toolchain ships it).
+#   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
+#   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
+# Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 2; FERRY_SKIP_EXAMPLES=1 skips the Examples/ package (Hummingbird).
+# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -37,27 +41,33 @@ run_tests() { # run_tests [swift test args...]
 echo "test.sh: swift format lint (.swift-format: 4 spaces, 120 columns)"
 swift format lint --strict -r Sources Tests Package.swift Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 
-echo "test.sh: 1/3 default build (no dependencies), URLSession transport"
+echo "test.sh: 1/6 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
+
+echo "test.sh: 2/6 the README's and the DocC articles' Swift blocks compile"
+scripts/check-readme.sh || status=$?
+
+echo "test.sh: 3/6 DocC archives of Ferry and FerryTesting, warnings as errors"
+scripts/build-docs.sh || status=$?
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # One build with every trait on (each trait's code only adds files behind its own `#if`): the live suites run on
   # URLSession and on AsyncHTTPClient, and the integration suites (HTTPTypes, OpenAPI, Logging, Tracing, Metrics,
   # ServiceLifecycle) run too.
   TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
-  echo "test.sh: 2/3 every trait ($TRAITS): the live suites on both transports, the integrations"
+  echo "test.sh: 4/6 every trait ($TRAITS): the live suites on both transports, the integrations"
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
 fi
 
 if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
-  echo "test.sh: Examples/: a Hummingbird service calling its upstream through Ferry"
+  echo "test.sh: 5/6 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
   (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
 fi
 
-echo "test.sh: 3/3 a consumer of Ferry resolves no package"
+echo "test.sh: 6/6 a consumer of Ferry resolves no package"
 scripts/check-no-dependencies.sh || status=$?
 exit "$status"

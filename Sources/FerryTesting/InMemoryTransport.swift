@@ -39,7 +39,7 @@ public struct InMemoryTransport: Transport {
     /// waits.
     /// - Parameters:
     ///   - recorder: Records every request, when given.
-    ///   - handler: Answers each request; throwing fails the request (a `URLError` or ``FerryError``
+    ///   - handler: Answers each request; throwing fails the request (a `URLError` or ``/Ferry/FerryError``
     ///     is mapped as a real transport's would be).
     public init(recorder: RequestRecorder? = nil, _ handler: @escaping Handler) {
         responder = .waiting(handler)
@@ -63,7 +63,7 @@ public struct InMemoryTransport: Transport {
     /// Creates a transport that answers by method and path.
     ///
     /// The first route that matches answers. A request no route matches fails with
-    /// ``FerryError/Reason/invalidRequest(_:)``, whose message names the request and lists the routes, and is
+    /// ``/Ferry/FerryError/Reason/invalidRequest(_:)``, whose message names the request and lists the routes, and is
     /// kept in the recorder's ``RequestRecorder/unexpectedRequests``.
     /// - Parameters:
     ///   - recorder: Records every request, when given.
@@ -79,7 +79,7 @@ public struct InMemoryTransport: Transport {
     ///   - context: Where upload progress goes, and how Ferry stops the request (a handler that waits, e.g. to
     ///     simulate a slow server, is stopped by a timeout or a cancellation).
     /// - Returns: The stub's head and body.
-    /// - Throws: What the handler throws, the stub's ``StubFailure``, or ``FerryError`` when stopped.
+    /// - Throws: What the handler throws, the stub's ``StubFailure``, or ``/Ferry/FerryError`` when stopped.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         let stub: StubResponse
         switch responder {
