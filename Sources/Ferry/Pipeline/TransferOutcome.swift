@@ -1,6 +1,7 @@
 import Foundation
 
 /// What a finished transfer produced, before validation and serialization.
+@dynamicMemberLookup
 struct TransferOutcome: Sendable {
     /// The fields, in one shared box: the outcome passes through several async frames (the transfer, each awaiter,
     /// serialization), which then hold a reference instead of a large value.
@@ -16,49 +17,26 @@ struct TransferOutcome: Sendable {
                 file: file, resumeData: resumeData))
     }
 
-    var request: Request? {
-        get { box.fields.request }
-        set { mutate { $0.request = newValue } }
-    }
-    var response: HTTPResponse? {
-        get { box.fields.response }
-        set { mutate { $0.response = newValue } }
-    }
-    var body: Data? {
-        get { box.fields.body }
-        set { mutate { $0.body = newValue } }
-    }
-    var error: FerryError? {
-        get { box.fields.error }
-        set { mutate { $0.error = newValue } }
-    }
-    var metrics: Metrics {
-        get { box.fields.metrics }
-        set { mutate { $0.metrics = newValue } }
-    }
-    var timeline: Timeline {
-        get { box.fields.timeline }
-        set { mutate { $0.timeline = newValue } }
-    }
-    /// A download's file at its destination, once placed.
-    var file: URL? {
-        get { box.fields.file }
-        set { mutate { $0.file = newValue } }
-    }
-    /// What a broken-off download needs to resume.
-    var resumeData: ResumeData? {
-        get { box.fields.resumeData }
-        set { mutate { $0.resumeData = newValue } }
+    /// Reads a field; setting one replaces the box with a changed copy.
+    subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
+        set {
+            var fields = box.fields
+            fields[keyPath: field] = newValue
+            box = Box(fields)
+        }
     }
 
-    private struct Fields: Sendable {
+    struct Fields: Sendable {
         var request: Request?
         var response: HTTPResponse?
         var body: Data?
         var error: FerryError?
         var metrics: Metrics
         var timeline: Timeline
+        /// A download's file at its destination, once placed.
         var file: URL?
+        /// What a broken-off download needs to resume.
         var resumeData: ResumeData?
     }
 
@@ -68,12 +46,6 @@ struct TransferOutcome: Sendable {
         init(_ fields: Fields) {
             self.fields = fields
         }
-    }
-
-    private mutating func mutate(_ change: (inout Fields) -> Void) {
-        var fields = box.fields
-        change(&fields)
-        box = Box(fields)
     }
 
     static func failure(_ error: FerryError, request: Request?) -> TransferOutcome {

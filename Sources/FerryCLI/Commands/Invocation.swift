@@ -13,6 +13,17 @@ struct Invocation {
         Session(configuration: .init(headers: [:], redirectPolicy: .never, validation: .none))
     }
 
+    /// Prints the request as the options ask, runs `body` with it on a session of its own, then shuts the session
+    /// down.
+    func withRequest(_ body: (Request, Session) async -> ExitCode) async -> ExitCode {
+        let request = plan.request()
+        layout.printRequest(plan, body: request.body)
+        let session = makeSession()
+        let status = await body(request, session)
+        await session.shutdown()
+        return status
+    }
+
     /// Runs the request in the way the options ask: a download, a stream, or a whole response.
     func run() async -> ExitCode {
         if options.output != nil { return await DownloadCommand(invocation: self).run() }

@@ -7,12 +7,7 @@ struct StreamCommand {
     let invocation: Invocation
 
     func run() async -> ExitCode {
-        let request = invocation.plan.request()
-        invocation.layout.printRequest(invocation.plan, body: request.body)
-        let session = invocation.makeSession()
-        let status = await run(request, on: session)
-        await session.shutdown()
-        return status
+        await invocation.withRequest { request, session in await run(request, on: session) }
     }
 
     private func run(_ request: Request, on session: Session) async -> ExitCode {
