@@ -38,18 +38,18 @@ run_tests() { # run_tests [swift test args...]
   fi
 }
 
-echo "test.sh: swift format lint (.swift-format: 4 spaces, 120 columns)"
+echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 columns)"
 swift format lint --strict -r Sources Tests Package.swift Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 
-echo "test.sh: 1/6 default build (no dependencies), URLSession transport"
+echo "test.sh: [${SECONDS}s] 1/6 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
 
-echo "test.sh: 2/6 the README's and the DocC articles' Swift blocks compile"
+echo "test.sh: [${SECONDS}s] 2/6 the README's and the DocC articles' Swift blocks compile"
 scripts/check-readme.sh || status=$?
 
-echo "test.sh: 3/6 DocC archives of Ferry and FerryTesting, warnings as errors"
+echo "test.sh: [${SECONDS}s] 3/6 DocC archives of Ferry and FerryTesting, warnings as errors"
 scripts/build-docs.sh || status=$?
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
@@ -57,17 +57,18 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # URLSession and on AsyncHTTPClient, and the integration suites (HTTPTypes, OpenAPI, Logging, Tracing, Metrics,
   # ServiceLifecycle) run too.
   TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
-  echo "test.sh: 4/6 every trait ($TRAITS): the live suites on both transports, the integrations"
+  echo "test.sh: [${SECONDS}s] 4/6 every trait ($TRAITS): the live suites on both transports, the integrations"
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
 fi
 
 if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
-  echo "test.sh: 5/6 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
+  echo "test.sh: [${SECONDS}s] 5/6 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
   (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
 fi
 
-echo "test.sh: 6/6 a consumer of Ferry resolves no package"
+echo "test.sh: [${SECONDS}s] 6/6 a consumer of Ferry resolves no package"
 scripts/check-no-dependencies.sh || status=$?
+echo "test.sh: [${SECONDS}s] done, status $status"
 exit "$status"
