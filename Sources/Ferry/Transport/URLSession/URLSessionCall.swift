@@ -144,7 +144,13 @@ extension HTTPResponse {
         var headers = HTTPHeaders()
         for (name, value) in response.allHeaderFields {
             guard let name = name as? String, let value = value as? String else { continue }
-            headers.add(name: name, value: value)
+            // FoundationNetworking joins repeated fields with ", ": split `Set-Cookie` back, whose values may not be
+            // joined (RFC 9110 §5.3). Other repeated fields stay joined, which means the same for them.
+            if name.equalsIgnoringASCIICase("Set-Cookie") {
+                for cookie in SetCookieSplitter.split(value) { headers.add(name: name, value: cookie) }
+            } else {
+                headers.add(name: name, value: value)
+            }
         }
         self.init(statusCode: response.statusCode, headers: headers, url: url)
     }
