@@ -131,6 +131,8 @@ make_consumer() {
 # build_consumer DIR: builds every block, warnings as errors; the errors name the document and line.
 build_consumer() {
   local dir="$1" status=0
+  # SwiftPM keeps the build plan of a path dependency and misses source files added to it since: plan anew (cheap).
+  rm -f "$dir"/.build/debug.yaml "$dir"/.build/release.yaml
   swift build --package-path "$dir" --build-tests -Xswiftc -warnings-as-errors >"$dir/build.log" 2>&1 || status=$?
   grep -vE '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Build|Planning|Linking|Applying)' "$dir/build.log" || true
   return "$status"
