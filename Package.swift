@@ -89,6 +89,8 @@ let package = Package(
         // executable only calls it.
         .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
+        // A bounded soak against the in-process test server (not part of the test run; scripts/soak.sh).
+        .executableTarget(name: "ferry-soak", dependencies: ["Ferry", "FerryTestServer"]),
         .testTarget(
             name: "FerryTests",
             dependencies: [

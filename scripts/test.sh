@@ -61,6 +61,12 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
+  # A 5-second soak per transport (scripts/soak.sh runs the full one): fails on a leaked descriptor or a hang.
+  echo "test.sh: [${SECONDS}s] 4/6 soak, 5 s per transport"
+  for transport in urlsession ahc; do
+    .build-traits/debug/ferry-soak --transport "$transport" --requests 20000 --cancellations 2000 --faults 200 \
+      --seconds 5 || status=$?
+  done
 fi
 
 if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
