@@ -7,9 +7,12 @@ protocol BodyDestination: Sendable {
     associatedtype Output: Sendable
 
     /// Takes the head before any chunk.
+    /// - Parameters:
+    ///   - head: The final response's head.
+    ///   - length: The decoded body's declared length, if the head declares one (``Pipeline/Opened/bodyLength``).
     /// - Returns: The bytes already there (a resumed download's partial file), for progress.
     /// - Throws: ``FerryError`` when the body cannot be taken (too large, a range that does not continue).
-    mutating func begin(_ head: HTTPResponse) throws(FerryError) -> Int64
+    mutating func begin(_ head: HTTPResponse, length: Int64?) throws(FerryError) -> Int64
 
     /// Takes the next chunk.
     mutating func write(_ chunk: Data) throws(FerryError)
@@ -29,9 +32,8 @@ struct MemoryDestination: BodyDestination {
         self.limit = limit
     }
 
-    mutating func begin(_ head: HTTPResponse) throws(FerryError) -> Int64 {
-        // A content-encoded body's length says nothing of the decoded size.
-        guard !head.headers.contains("Content-Encoding"), let length = head.expectedContentLength else { return 0 }
+    mutating func begin(_ head: HTTPResponse, length: Int64?) throws(FerryError) -> Int64 {
+        guard let length else { return 0 }
         if length > limit { throw FerryError(.bodyTooLarge(limit: limit), response: head) }
         expected = length
         return 0
@@ -62,7 +64,7 @@ struct DiscardDestination: BodyDestination {
     static let limit: Int64 = 64 << 10
     private var count: Int64 = 0
 
-    mutating func begin(_ head: HTTPResponse) throws(FerryError) -> Int64 { 0 }
+    mutating func begin(_ head: HTTPResponse, length: Int64?) throws(FerryError) -> Int64 { 0 }
 
     mutating func write(_ chunk: Data) throws(FerryError) {
         count += Int64(chunk.count)

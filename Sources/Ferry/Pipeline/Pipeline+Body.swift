@@ -12,7 +12,8 @@ extension Pipeline {
     ) async throws(FerryError) -> Destination.Output {
         defer { exchange.bytesReceived = receiver.received }
         do {
-            try receiver.begin(opened.head, progress: controls.downloadProgress, timeout: exchange.timeout)
+            try receiver.begin(
+                opened.head, length: opened.bodyLength, progress: controls.downloadProgress, timeout: exchange.timeout)
             try await opened.body.forEach { chunk in try receiver.write(chunk) }
             return try receiver.finish()
         } catch {
@@ -67,12 +68,12 @@ final class BodyReceiver<Destination: BodyDestination>: Sendable {
     /// Body bytes received.
     var received: Int64 { state.withLock { $0.received } }
 
+    /// Opens the destination for `head`, whose decoded body declares `length` (``Pipeline/Opened/bodyLength``).
     func begin(
-        _ head: HTTPResponse, progress: ProgressReporter, timeout: TimeoutScheduler.Registration?
+        _ head: HTTPResponse, length: Int64?, progress: ProgressReporter, timeout: TimeoutScheduler.Registration?
     ) throws(FerryError) {
-        let length = head.headers.contains("Content-Encoding") ? nil : head.expectedContentLength
         let (base, total): (Int64, Int64?) = try state.withLock { state throws(FerryError) in
-            state.base = try state.destination.begin(head)
+            state.base = try state.destination.begin(head, length: length)
             state.total = length.map { $0 + state.base }
             state.progress = progress
             state.timeout = timeout

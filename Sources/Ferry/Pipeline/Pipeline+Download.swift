@@ -125,7 +125,7 @@ extension Pipeline {
 struct FileDestination: BodyDestination {
     let file: DownloadFile
 
-    mutating func begin(_ head: HTTPResponse) throws(FerryError) -> Int64 {
+    mutating func begin(_ head: HTTPResponse, length: Int64?) throws(FerryError) -> Int64 {
         try file.begin(head)
     }
 

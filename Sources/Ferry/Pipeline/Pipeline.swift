@@ -29,6 +29,9 @@ final class Pipeline: Sendable {
         var head: HTTPResponse
         var body: ResponseBody
         var prepared: PreparedRequest
+        /// The decoded body's length as the head declares it: `nil` when it has no `Content-Length` or a
+        /// `Content-Encoding` (whose length says nothing of the decoded size). Read once, when the head arrives.
+        var bodyLength: Int64?
     }
 
     /// Prepares `original` and runs its attempts until one is the answer: adapt → send (following redirects) →
@@ -110,12 +113,12 @@ final class Pipeline: Sendable {
             let response = try await configuration.transport.send(current, context: context)
             exchange.firstResponseByte = exchange.firstResponseByte ?? .now
             exchange.head = response.head
-            try Self.checkFraming(of: response, method: current.method)
+            let bodyLength = try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
             events?.send(.responseHead(response.head, attempt: exchange.attempt), id: controls.id)
             guard let next = policy.nextRequest(after: response.head, to: current) else {
-                return Opened(head: response.head, body: response.body, prepared: prepared)
+                return Opened(head: response.head, body: response.body, prepared: prepared, bodyLength: bodyLength)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
             events?.send(.redirect(response.head, next: next), id: controls.id)
@@ -130,8 +133,15 @@ final class Pipeline: Sendable {
 
     /// Refuses a response whose body cannot be delimited before any of it is read: a present but invalid or
     /// conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close.
-    private static func checkFraming(of response: TransportResponse, method: HTTPMethod) throws(FerryError) {
-        guard response.head.hasInvalidContentLength, !response.head.permitsEmptyBody(for: method) else { return }
+    /// - Returns: The decoded body's declared length (``Opened/bodyLength``).
+    private static func checkFraming(of response: TransportResponse, method: HTTPMethod) throws(FerryError) -> Int64? {
+        let declaration = response.head.contentLengthDeclaration
+        guard declaration == .invalid, !response.head.permitsEmptyBody(for: method) else {
+            guard case .length(let length) = declaration, !response.head.headers.contains("Content-Encoding") else {
+                return nil
+            }
+            return length
+        }
         response.body.cancel()
         var error = FerryError(
             .transport(.invalidResponse), detail: .malformedResponse("its Content-Length is invalid"),

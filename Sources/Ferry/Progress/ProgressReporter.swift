@@ -8,13 +8,29 @@ import Synchronization
 ///
 /// A view of one direction of its transfer's ``TransferControls``, which hold the state.
 struct ProgressReporter: Sendable {
+    /// The counts as they arrive; a snapshot (with its rate) is made only when someone reads or receives one, so a
+    /// transfer nobody watches pays a few stores per update.
     struct State {
-        var latest = TransferProgress(completedBytes: 0, totalBytes: nil)
+        var completed: Int64 = 0
+        var total: Int64?
         var start: ContinuousClock.Instant?
+        var lastUpdate: ContinuousClock.Instant?
         var lastEmission: ContinuousClock.Instant?
         var consumers: [UInt64: AsyncStream<TransferProgress>.Continuation] = [:]
         var nextID: UInt64 = 0
         var finished = false
+
+        /// The snapshot of the counts so far; its rate runs from the first update to the latest.
+        var latest: TransferProgress {
+            var rate: Double?
+            if let start, let lastUpdate {
+                let elapsed = start.duration(to: lastUpdate)
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                if seconds > 0.001 { rate = Double(completed) / seconds }
+            }
+            return TransferProgress(
+                completedBytes: completed, totalBytes: total, bytesPerSecond: rate, isFinished: finished)
+        }
     }
 
     enum Direction {
@@ -53,28 +69,28 @@ struct ProgressReporter: Sendable {
     func update(completed: Int64, total: Int64?, at now: ContinuousClock.Instant = .now) {
         withState { state in
             guard !state.finished else { return }
-            let start = state.start ?? now
-            state.start = start
-            state.latest = Self.snapshot(completed: completed, total: total, start: start, now: now, finished: false)
+            if state.start == nil { state.start = now }
+            state.completed = completed
+            state.total = total
+            state.lastUpdate = now
+            guard !state.consumers.isEmpty else { return }
             if let last = state.lastEmission, last.duration(to: now) < Self.interval { return }
             state.lastEmission = now
             // Yielding under the lock keeps snapshots in order; it never runs a termination handler.
-            for consumer in state.consumers.values { consumer.yield(state.latest) }
+            let latest = state.latest
+            for consumer in state.consumers.values { consumer.yield(latest) }
         }
     }
 
-    /// Sends the final snapshot to every consumer and ends their sequences. Only the first call counts.
+    /// Sends the final snapshot to every consumer and ends their sequences. Only the first call counts. The final
+    /// rate runs to the last update (the last bytes moved), so finishing reads no clock.
     func finish() {
-        let now = ContinuousClock.now
         let consumers: [AsyncStream<TransferProgress>.Continuation] = withState { state in
             guard !state.finished else { return [] }
             state.finished = true
-            let latest = state.latest
-            state.latest = Self.snapshot(
-                completed: latest.completedBytes, total: latest.totalBytes, start: state.start ?? now, now: now,
-                finished: true)
             guard !state.consumers.isEmpty else { return [] }
-            for consumer in state.consumers.values { consumer.yield(state.latest) }
+            let latest = state.latest
+            for consumer in state.consumers.values { consumer.yield(latest) }
             defer { state.consumers = [:] }
             return Array(state.consumers.values)
         }
@@ -112,15 +128,5 @@ struct ProgressReporter: Sendable {
         }
         if finished { continuation.finish() }
         return stream
-    }
-
-    private static func snapshot(
-        completed: Int64, total: Int64?, start: ContinuousClock.Instant, now: ContinuousClock.Instant, finished: Bool
-    ) -> TransferProgress {
-        let elapsed = start.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let rate = seconds > 0.001 ? Double(completed) / seconds : nil
-        return TransferProgress(
-            completedBytes: completed, totalBytes: total, bytesPerSecond: rate, isFinished: finished)
     }
 }

@@ -31,19 +31,29 @@ extension URL: URLConvertible {
     /// - Returns: An absolute `http` or `https` URL.
     /// - Throws: ``FerryError`` with reason ``FerryError/Reason/invalidURL(_:)``.
     public func url(relativeTo baseURL: URL?) throws(FerryError) -> URL {
-        if scheme == nil {
+        // The scheme read once and compared byte by byte, the host read without percent-decoding it: this runs on
+        // every request.
+        guard let scheme else {
             guard let baseURL else {
                 throw FerryError(.invalidURL("\"\(relativeString)\" is relative and the session has no base URL"))
             }
             return try baseURL.appendingRelativeReference(relativeString).url(relativeTo: nil)
         }
-        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard Self.isHTTPScheme(scheme) else {
             throw FerryError(.invalidURL("scheme of \"\(absoluteString)\" is not http or https"))
         }
-        guard let host = host(percentEncoded: false), !host.isEmpty else {
+        guard let host = host(percentEncoded: true), !host.isEmpty else {
             throw FerryError(.invalidURL("\"\(absoluteString)\" has no host"))
         }
         return absoluteURL
+    }
+
+    /// Whether `scheme` is `http` or `https`, in any case (the common lower-case spelling compared first, without a
+    /// lower-cased copy).
+    private static func isHTTPScheme(_ scheme: String) -> Bool {
+        if scheme == "http" || scheme == "https" { return true }
+        let lowered = scheme.lowercased()
+        return lowered == "http" || lowered == "https"
     }
 
     private func appendingRelativeReference(_ reference: String) throws(FerryError) -> URL {
