@@ -70,6 +70,11 @@ public struct HTTPHeaders: Hashable, Sendable, ExpressibleByDictionaryLiteral, E
         fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
+    /// Makes room for `count` fields, for a transport converting an engine's head.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any others of the same name.
     /// - Parameters:
     ///   - name: The field name.

@@ -11,7 +11,7 @@ import Synchronization
 /// Ferry stops the request, so a timeout or `cancel()` needs no child task either.
 final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySource, Sendable {
     typealias Response = Void
-    typealias HeadContinuation = CheckedContinuation<HTTPResponse, any Error>
+    typealias HeadContinuation = UnsafeContinuation<HTTPResponse, any Error>
     private typealias Machine = StateMachine<
         HeadContinuation, UnsafeContinuation<Void, Never>, EventLoopPromise<Void>, HTTPClient.Task<Void>
     >
@@ -75,10 +75,10 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         context.noteActivity()
         var headers = HTTPHeaders()
+        headers.reserveCapacity(head.headers.count)
         for field in head.headers { headers.add(name: field.name, value: field.value) }
         let response = HTTPResponse(
-            statusCode: Int(head.status.code), headers: headers, url: url,
-            httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
+            statusCode: Int(head.status.code), headers: headers, url: url, httpVersion: Self.versionText(head.version))
         if state.withLock({ $0.receiveHead(response) }) { task.eventLoop.execute { self.flush() } }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -105,6 +105,16 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
         end(nil, onEventLoop: task.eventLoop)
+    }
+
+    /// `HTTP/1.1` and the like, without formatting a string for the common versions.
+    static func versionText(_ version: HTTPVersion) -> String {
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (2, 0): "HTTP/2.0"
+        case (1, 0): "HTTP/1.0"
+        default: "HTTP/\(version.major).\(version.minor)"
+        }
     }
 
     // MARK: ResponseBodySource (in the reading task)

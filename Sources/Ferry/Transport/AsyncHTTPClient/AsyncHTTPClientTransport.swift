@@ -30,7 +30,10 @@ public final class AsyncHTTPClientTransport: Transport {
     /// ``FerryError/Reason/decompressionLimitExceeded``), 10 s connect timeout, and no retry of a failed connection
     /// attempt: a refused connection fails at once, as it does on ``URLSessionTransport``, instead of being retried
     /// with back-off until the connect timeout (`connectionPool.retryConnectionEstablishment`, which AsyncHTTPClient
-    /// turns on by default; set it back to `true` for that behaviour).
+    /// turns on by default; set it back to `true` for that behaviour). The engine's own request span is off
+    /// (`tracing.tracer = nil`): with the `Tracing` trait Ferry makes the client span itself, one per request with
+    /// its redirects and retries as events, so a bootstrapped tracer does not get two spans per request (and
+    /// without a tracer, the engine does not build a no-op span and its attributes for every request).
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -38,6 +41,7 @@ public final class AsyncHTTPClientTransport: Transport {
             decompression: .enabled(limit: .ratio(100)))
         configuration.httpVersion = .automatic
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.tracing.tracer = nil
         return configuration
     }
 
@@ -111,7 +115,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let exchange = AsyncHTTPClientExchange(context: context, url: request.url, expectedUpload: request.body?.count)
         context.onStop { error in exchange.stop(error) }
         let head = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: AsyncHTTPClientExchange.HeadContinuation) in
+            try await withUnsafeThrowingContinuation { (continuation: AsyncHTTPClientExchange.HeadContinuation) in
                 exchange.start(continuation) { [client] delegate in
                     client.execute(request: outbound, delegate: delegate, eventLoop: .indifferent, deadline: nil)
                 }
@@ -146,7 +150,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let head = HTTPResponse(
             statusCode: Int(response.status.code), headers: fields, url: request.url,
-            httpVersion: "HTTP/\(response.version.major).\(response.version.minor)")
+            httpVersion: AsyncHTTPClientExchange.versionText(response.version))
         return TransportResponse(head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context)))
     }
 
