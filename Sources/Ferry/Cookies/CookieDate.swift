@@ -75,8 +75,9 @@ enum CookieDate {
         return allowed.contains(digits.count) ? value(of: digits) : nil
     }
 
-    private static let monthNames: [[UInt8]] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
-        "nov", "dec"].map { Array($0.utf8) }
+    private static let monthNames: [[UInt8]] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ].map { Array($0.utf8) }
 
     /// `( "jan" / "feb" / … / "dec" ) *OCTET`, ignoring case: the month's number from 1.
     private static func month(_ token: ArraySlice<UInt8>) -> Int? {

@@ -84,7 +84,7 @@ public final class CookieJar: Sendable {
     @discardableResult
     public func setCookie(_ cookie: Cookie) -> Bool {
         var cookie = cookie
-        cookie.domain = CookieOrigin.asciiLowercased(cookie.domain.utf8.drop { $0 == UInt8(ascii: ".") })
+        cookie.domain = Self.canonicalDomain(cookie.domain)
         guard Self.isValid(cookie, maximumSize: limits.maximumCookieSize) else { return false }
         let now = now()
         cookie.creationDate = now
@@ -96,12 +96,19 @@ public final class CookieJar: Sendable {
     /// - Returns: Whether the jar had it.
     @discardableResult
     public func remove(_ cookie: Cookie) -> Bool {
-        storage.withLock { $0.remove(cookie) }
+        var cookie = cookie
+        cookie.domain = Self.canonicalDomain(cookie.domain)
+        return storage.withLock { [cookie] in $0.remove(cookie) }
     }
 
     /// Removes every cookie.
     public func removeAll() {
         storage.withLock { $0.removeAll() }
+    }
+
+    /// `domain` lowercased, without leading dots.
+    static func canonicalDomain(_ domain: String) -> String {
+        CookieOrigin.asciiLowercased(domain.utf8.drop { $0 == UInt8(ascii: ".") })
     }
 
     /// Whether `cookie` can be stored and sent: what ``setCookie(_:)`` checks.

@@ -36,11 +36,24 @@ struct CookieStorage {
     mutating func store(_ cookie: Cookie, now: Date, fromInsecureOrigin: Bool = false) -> Bool {
         var cookie = cookie
         if fromInsecureOrigin, !cookie.isSecure, shadowsSecureCookie(cookie) { return false }
-        var list = entries[cookie.domain] ?? []
+        // Taken out of the dictionary while it changes, so the array is not copied.
+        var list = entries.removeValue(forKey: cookie.domain) ?? []
+        insert(&cookie, into: &list, now: now)
+        if !list.isEmpty { entries[cookie.domain] = list }
+        if count > limits.maximumCookieCount { evictGlobally(now: now) }
+        return entries[cookie.domain]?.contains { $0.cookie == cookie } == true
+    }
+
+    /// Puts `cookie` into its domain's `list` (replacing, or removing when it has expired), then applies the
+    /// per-domain limit.
+    private mutating func insert(_ cookie: inout Cookie, into list: inout [Entry], now: Date) {
         let existing = list.firstIndex { $0.cookie.isSameCookie(as: cookie) }
         if cookie.isExpired(at: now) {
-            if let existing { remove(at: existing, in: &list, domain: cookie.domain) }
-            return false
+            if let existing {
+                list.remove(at: existing)
+                count -= 1
+            }
+            return
         }
         tick += 1
         if let existing {
@@ -51,16 +64,12 @@ struct CookieStorage {
             list.append(Entry(cookie: cookie, creationOrder: tick, lastUse: tick))
             count += 1
         }
-        if list.count > limits.maximumCookiesPerDomain {
-            removeExpired(from: &list, now: now)
-            while list.count > limits.maximumCookiesPerDomain, let oldest = Self.leastRecentlyUsed(in: list) {
-                list.remove(at: oldest)
-                count -= 1
-            }
+        guard list.count > limits.maximumCookiesPerDomain else { return }
+        removeExpired(from: &list, now: now)
+        while list.count > limits.maximumCookiesPerDomain, let oldest = Self.leastRecentlyUsed(in: list) {
+            list.remove(at: oldest)
+            count -= 1
         }
-        entries[cookie.domain] = list.isEmpty ? nil : list
-        if count > limits.maximumCookieCount { evictGlobally(now: now) }
-        return list.contains { $0.cookie.isSameCookie(as: cookie) }
     }
 
     /// The cookies to send to `origin`, in the order of RFC 6265 §5.4 (longer paths first, then older ones first),
@@ -69,19 +78,14 @@ struct CookieStorage {
         guard count > 0 else { return [] }
         var matched: [Entry] = []
         for domain in origin.candidateDomains {
-            guard var list = entries[domain] else { continue }
-            if list.contains(where: { $0.cookie.isExpired(at: now) }) {
-                removeExpired(from: &list, now: now)
-                entries[domain] = list.isEmpty ? nil : list
-            }
-            var used = false
+            guard var list = entries.removeValue(forKey: domain) else { continue }
+            removeExpired(from: &list, now: now)
             for index in list.indices where Self.matches(list[index].cookie, origin) {
                 tick += 1
                 list[index].lastUse = tick
                 matched.append(list[index])
-                used = true
             }
-            if used { entries[domain] = list }
+            if !list.isEmpty { entries[domain] = list }
         }
         matched.sort { a, b in
             let lengths = (a.cookie.path.utf8.count, b.cookie.path.utf8.count)
@@ -102,7 +106,8 @@ struct CookieStorage {
     /// Removes the cookie with `cookie`'s name, domain and path.
     /// - Returns: Whether there was one.
     mutating func remove(_ cookie: Cookie) -> Bool {
-        guard var list = entries[cookie.domain], let index = list.firstIndex(where: { $0.cookie.isSameCookie(as: cookie) })
+        guard var list = entries[cookie.domain],
+            let index = list.firstIndex(where: { $0.cookie.isSameCookie(as: cookie) })
         else { return false }
         remove(at: index, in: &list, domain: cookie.domain)
         return true
@@ -122,7 +127,8 @@ struct CookieStorage {
             let stored = entry.cookie
             guard stored.isSecure, stored.name == cookie.name else { return false }
             let domainsOverlap =
-                Self.isDomain(stored.domain, within: cookie.domain) || Self.isDomain(cookie.domain, within: stored.domain)
+                Self.isDomain(stored.domain, within: cookie.domain)
+                || Self.isDomain(cookie.domain, within: stored.domain)
             return domainsOverlap && Self.isPath(cookie.path, within: stored.path)
         }
     }
@@ -155,6 +161,7 @@ struct CookieStorage {
     }
 
     private mutating func removeExpired(from list: inout [Entry], now: Date) {
+        guard list.contains(where: { $0.cookie.isExpired(at: now) }) else { return }
         let before = list.count
         list.removeAll { $0.cookie.isExpired(at: now) }
         count -= before - list.count

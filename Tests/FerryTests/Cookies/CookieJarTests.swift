@@ -164,12 +164,12 @@ struct CookieJarTests {
 
     @Test func manyCookiesStayBounded() {
         let jar = makeJar()
-        for site in 0..<100 {
+        for site in 0..<75 {
             let url = URL(string: "https://s\(site).example/")!
             jar.store(setCookieFields: (0..<60).map { "c\($0)=\(String(repeating: "v", count: 100))" }, for: url)
         }
         #expect(jar.allCookies.count == 3000)
-        #expect(names(jar, "https://s99.example/").count == 50)
+        #expect(names(jar, "https://s74.example/").count == 50)
     }
 
     @Test func setCookieChecksTheCookie() {

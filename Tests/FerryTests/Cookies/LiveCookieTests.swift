@@ -17,8 +17,10 @@ struct LiveCookieTests {
         let jar = CookieJar()
         let live = try LiveServer(transport: transport) { $0.cookieJar = jar }
         // `/cookies/set` answers 302 with the Set-Cookie fields; the redirect hop already sends them.
-        let json = try await live.session.get("cookies/set", query: [.init(name: "a", value: "1"), .init(name: "b", value: "2")])
-            .serializingJSON()
+        let json = try await live.session.get(
+            "cookies/set", query: [.init(name: "a", value: "1"), .init(name: "b", value: "2")]
+        )
+        .serializingJSON()
         #expect(json["cookies"] == ["a": "1", "b": "2"])
         #expect(try await cookieField(live.session, "headers") == "a=1; b=2")
         #expect(jar.allCookies.map(\.domain) == ["127.0.0.1", "127.0.0.1"])
@@ -63,7 +65,9 @@ struct LiveCookieTests {
         let port = live.server.port
         // 127.0.0.1 sets c=1 and redirects to localhost, which sets l=2 and redirects back to 127.0.0.1/headers.
         var back = URLComponents(string: "http://localhost:\(port)/cookies/redirect-to")!
-        back.queryItems = [.init(name: "set", value: "l=2; Path=/"), .init(name: "url", value: "http://127.0.0.1:\(port)/headers")]
+        back.queryItems = [
+            .init(name: "set", value: "l=2; Path=/"), .init(name: "url", value: "http://127.0.0.1:\(port)/headers"),
+        ]
         let json = try await live.session.get(
             "cookies/redirect-to",
             query: [.init(name: "set", value: "c=1; Path=/"), .init(name: "url", value: back.url!.absoluteString)],

@@ -63,7 +63,8 @@ struct SetCookieParserTests {
 
     @Test func malformedAttributesAreSkipped() throws {
         let cookie = try #require(
-            parse("a=b;;; =x; Max-Age=abc; Max-Age=; Max-Age=1e3; Max-Age=-; Expires=soon; Domain=; SameSite=Sometimes;"))
+            parse(
+                "a=b;;; =x; Max-Age=abc; Max-Age=; Max-Age=1e3; Max-Age=-; Expires=soon; Domain=; SameSite=Sometimes;"))
         #expect(cookie.expires == nil)
         #expect(cookie.isHostOnly)
         #expect(cookie.sameSite == nil)
@@ -78,7 +79,9 @@ struct SetCookieParserTests {
     }
 
     @Test func zeroOrNegativeMaxAgeGivesAnExpiredCookie() throws {
-        for field in ["a=b; Max-Age=0", "a=b; Max-Age=-1", "a=b; Max-Age=-0", "a=b; Expires=Thu, 01 Jan 1970 00:00:00 GMT"] {
+        for field in [
+            "a=b; Max-Age=0", "a=b; Max-Age=-1", "a=b; Max-Age=-0", "a=b; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+        ] {
             #expect(try #require(parse(field)).isExpired(at: now), "\(field)")
         }
         let huge = try #require(parse("a=b; Max-Age=99999999999999999999999999"))
@@ -91,17 +94,18 @@ struct SetCookieParserTests {
         #expect(cookie.expires == now.addingTimeInterval(2))
     }
 
-    @Test(arguments: [
-        ("Domain=example.com", "example.com"),
-        ("Domain=.example.com", "example.com"),
-        ("Domain=www.example.com", "www.example.com"),
-        ("Domain=EXAMPLE.COM", "example.com"),
-        ("Domain=other.com", nil),
-        ("Domain=ample.com", nil),  // a suffix, but not at a dot
-        ("Domain=a.www.example.com", nil),  // a subdomain of the host
-        ("Domain=com", nil),  // a bare top-level domain
-        ("Domain=.com", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Domain=example.com", "example.com"),
+            ("Domain=.example.com", "example.com"),
+            ("Domain=www.example.com", "www.example.com"),
+            ("Domain=EXAMPLE.COM", "example.com"),
+            ("Domain=other.com", nil),
+            ("Domain=ample.com", nil),  // a suffix, but not at a dot
+            ("Domain=a.www.example.com", nil),  // a subdomain of the host
+            ("Domain=com", nil),  // a bare top-level domain
+            ("Domain=.com", nil),
+        ] as [(String, String?)])
     func domainMustContainTheHost(attribute: String, domain: String?) {
         let cookie = parse("a=b; \(attribute)")
         #expect(cookie?.domain == domain)
@@ -120,15 +124,16 @@ struct SetCookieParserTests {
         #expect(parse("a=b; Domain=localhost", from: "http://app.localhost/") == nil)
     }
 
-    @Test(arguments: [
-        ("https://h.example/a/b/c", nil, "/a/b"),
-        ("https://h.example/a", nil, "/"),
-        ("https://h.example", nil, "/"),
-        ("https://h.example/a/b/", nil, "/a/b"),
-        ("https://h.example/a/b", "Path=relative", "/a"),
-        ("https://h.example/a/b", "Path=", "/a"),
-        ("https://h.example/a/b", "Path=/x/y", "/x/y"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("https://h.example/a/b/c", nil, "/a/b"),
+            ("https://h.example/a", nil, "/"),
+            ("https://h.example", nil, "/"),
+            ("https://h.example/a/b/", nil, "/a/b"),
+            ("https://h.example/a/b", "Path=relative", "/a"),
+            ("https://h.example/a/b", "Path=", "/a"),
+            ("https://h.example/a/b", "Path=/x/y", "/x/y"),
+        ] as [(String, String?, String)])
     func pathDefaultsToTheRequestDirectory(url: String, attribute: String?, path: String) throws {
         let cookie = try #require(parse("a=b" + (attribute.map { "; \($0)" } ?? ""), from: url))
         #expect(cookie.path == path)
@@ -169,7 +174,8 @@ struct SetCookieParserTests {
         // A megabyte of attributes is read, linearly, and the ones that count are kept.
         let many = try #require(parse("a=b" + String(repeating: "; x=y", count: 200_000) + "; Secure"))
         #expect(many.isSecure)
-        #expect(SetCookieParser.cookie(from: "a=bcd", url: URL(string: "https://e.com/")!, now: now, maximumSize: 3) == nil)
+        #expect(
+            SetCookieParser.cookie(from: "a=bcd", url: URL(string: "https://e.com/")!, now: now, maximumSize: 3) == nil)
     }
 
     @Test func anyBytesGiveACookieOrNil() {
