@@ -200,6 +200,26 @@ struct CookieJarTests {
         #expect(names(jar, "https://example.com/").isEmpty)
     }
 
+    @Test func theStorageIsAPlainValue() throws {
+        var storage = CookieStorage(limits: CookieJar.Limits(maximumCookiesPerDomain: 2, maximumCookieCount: 3))
+        let origin = try #require(CookieOrigin(URL(string: "https://a.example.com/x/y")!))
+        let now = clock.now
+        let wide = Cookie(name: "w", value: "1", domain: "example.com", isHostOnly: false, creationDate: now)
+        let host = Cookie(name: "h", value: "1", domain: "a.example.com", path: "/x", creationDate: now)
+        let stored = (storage.store(wide, now: now), storage.store(host, now: now))
+        #expect(stored == (true, true))
+        let sent = storage.cookies(for: origin, now: now)
+        #expect(sent.map(\.name) == ["h", "w"])
+        let copy = storage
+        let removed = storage.remove(host)
+        #expect(removed)
+        #expect(storage.count == 1)
+        #expect(copy.count == 2, "a copy is independent")
+        let deleted = !storage.store(Cookie(name: "w", value: "", domain: "example.com", expires: now), now: now)
+        #expect(deleted)
+        #expect(storage.count == 0 && storage.entries.isEmpty)
+    }
+
     @Test func concurrentUseIsSafe() async {
         let jar = makeJar()
         await withTaskGroup(of: Void.self) { group in
