@@ -110,7 +110,10 @@ final class Pipeline: Sendable {
             #if Tracing
             RequestTracing.inject(into: &current, tracer: configuration.tracer)
             #endif
-            let response = try await configuration.transport.send(current, context: context)
+            // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
+            let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
+            let response = try await configuration.transport.send(sent, context: context)
+            configuration.cookieJar?.storeCookies(of: response.head, for: current.url)
             exchange.firstResponseByte = exchange.firstResponseByte ?? .now
             exchange.head = response.head
             let bodyLength = try Self.checkFraming(of: response, method: current.method)

@@ -8,7 +8,7 @@ import Foundation
 /// - `Authorization`, `Proxy-Authorization`, `Cookie` and `Origin` are removed when a redirect leaves the origin
 ///   (scheme, host or port changes), and stay removed for the rest of the chain: a later redirect back to the first
 ///   origin does not bring them back. Interceptors adapt each attempt, not each hop, so they cannot add them back
-///   either.
+///   either. A session's ``CookieJar`` adds to each hop the cookies of that hop's own URL only.
 /// - The response's ``Metrics/urls`` records the chain.
 /// - Going over the limit fails with ``FerryError/Reason/tooManyRedirects(limit:)``, so a loop ends.
 public struct RedirectPolicy: Sendable {

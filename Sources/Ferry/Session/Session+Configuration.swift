@@ -27,6 +27,10 @@ extension Session {
         /// Adapt every request before each attempt and decide retries, in order, before the request's own
         /// (``Request/interceptors``): a ``RetryPolicy``, an ``AuthenticationInterceptor``, your own. None by default.
         public var interceptors: [any RequestInterceptor]
+        /// Where cookies are kept and sent from: `nil`, the default, sends only the `Cookie` fields requests set
+        /// themselves. With a ``CookieJar``, every response's `Set-Cookie` fields are stored and every request and
+        /// redirect hop gets the jar's cookies for its URL.
+        public var cookieJar: CookieJar?
         /// Receive every request's events, each on a task of its own; none by default.
         public var eventMonitors: [any EventMonitor]
         /// How many events may wait for one slow monitor before the newest are dropped; 10,000 by default.
@@ -57,6 +61,7 @@ extension Session {
         ///   - transport: The transport; a new ``URLSessionTransport`` when omitted.
         ///   - interceptors: The session's interceptors, in order.
         ///   - eventMonitors: The session's event monitors.
+        ///   - cookieJar: The cookie jar, or `nil` (the default) for none.
         public init(
             baseURL: URL? = nil,
             headers: HTTPHeaders = Configuration.defaultHeaders,
@@ -67,7 +72,8 @@ extension Session {
             maximumBodySize: Int64 = 1 << 30,
             transport: (any Transport)? = nil,
             interceptors: [any RequestInterceptor] = [],
-            eventMonitors: [any EventMonitor] = []
+            eventMonitors: [any EventMonitor] = [],
+            cookieJar: CookieJar? = nil
         ) {
             self.baseURL = baseURL
             self.headers = headers
@@ -79,6 +85,7 @@ extension Session {
             self.transport = transport ?? URLSessionTransport()
             self.interceptors = interceptors
             self.eventMonitors = eventMonitors
+            self.cookieJar = cookieJar
         }
 
         /// `User-Agent: Ferry/<version>`, `Accept-Encoding: gzip, deflate` and an `Accept-Language` made from the

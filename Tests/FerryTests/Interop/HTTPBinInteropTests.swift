@@ -135,16 +135,21 @@ struct HTTPBinInteropTests {
         #expect(drip.value?.count == 5)
     }
 
-    @Test(arguments: TransportKind.allCases) func cookiesAreNotLeakedBetweenSessions(
+    @Test(arguments: TransportKind.allCases) func cookiesAreKeptPerJarAndNotLeakedBetweenSessions(
         transport: TransportKind
     ) async throws {
-        let session = makeSession(transport)
+        let jar = CookieJar()
+        let session = Session(
+            configuration: .init(
+                baseURL: InteropServers.httpbin, idleTimeout: .seconds(20), transport: transport.makeTransport(),
+                cookieJar: jar))
         let other = makeSession(transport)
         _ = try await session.get("cookies/set", query: [.init(name: "flavour", value: "oat")]).serializingJSON()
         let mine = try await session.get("cookies").serializingJSON()
-        let theirs = try await other.get("cookies").serializingJSON()
-        // URLSession keeps cookies per session (ephemeral storage); AsyncHTTPClient keeps none. Neither leaks.
-        #expect(mine["cookies"]?["flavour"] == (transport == .urlSession ? "oat" : nil))
-        #expect(theirs["cookies"]?["flavour"] == nil)
+        let theirs = try await other.get("cookies/set", query: [.init(name: "x", value: "1")]).serializingJSON()
+        // The session with a jar keeps httpbin's cookie; the one without keeps none, on both transports.
+        #expect(mine["cookies"]?["flavour"] == "oat")
+        #expect(jar.allCookies.map(\.name) == ["flavour"])
+        #expect(theirs["cookies"] == [:])
     }
 }
