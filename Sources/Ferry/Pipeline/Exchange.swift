@@ -22,6 +22,12 @@ struct Exchange: Sendable {
     var previousErrors: [FerryError] = []
     /// Whether a lost kept-alive connection was already retried (once per request).
     var retriedStaleConnection = false
+    /// The request handed to the transport now (an attempt or a redirect), until it ends.
+    var hop: Timeline.Attempt?
+    /// The requests that ended, in order.
+    var attempts = Timeline.Attempts()
+    /// The slot ``hop`` holds under the session's limits, if it has one.
+    var slot: Slot?
 
     init(start: ContinuousClock.Instant) {
         self.start = start
@@ -38,9 +44,10 @@ struct Exchange: Sendable {
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
     func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
         let error = error?.adding(request: request, response: head, body: body)
+        let now = ContinuousClock.now
         let timeline = Timeline(
             startDate: startDate, requestStart: start, firstResponseByte: firstResponseByte,
-            requestCompleted: .now)
+            requestCompleted: now, recorded: attemptsEnded(at: now, error: error))
         let metrics = Metrics(
             bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
             transactions: transactions, retryCount: attempt - 1)

@@ -11,11 +11,15 @@ final class Pipeline: Sendable {
     let defaultHeadersError: FerryError?
     /// Where events go, or `nil` when the session has no monitor.
     let events: EventDelivery?
+    /// The limits on requests in flight, or `nil` when the session has none.
+    let limiter: RequestLimiter?
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration
         self.timeouts = TimeoutScheduler(clock: configuration.timeoutClock)
         self.events = EventDelivery(monitors: configuration.eventMonitors, limit: configuration.eventBufferLimit)
+        self.limiter = RequestLimiter(
+            perHost: configuration.maximumRequestsPerHost, total: configuration.maximumRequestsInFlight)
         do {
             try configuration.headers.validate()
             defaultHeadersError = nil
@@ -107,9 +111,9 @@ final class Pipeline: Sendable {
             #if Tracing
             RequestTracing.inject(into: &current, tracer: configuration.tracer)
             #endif
+            try await admit(current, hop: redirects, controls: controls, exchange: &exchange)
             let response = try await configuration.transport.send(current, context: context)
-            exchange.firstResponseByte = exchange.firstResponseByte ?? .now
-            exchange.head = response.head
+            exchange.received(response.head)
             try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
@@ -118,6 +122,7 @@ final class Pipeline: Sendable {
                 return Opened(head: response.head, body: response.body, prepared: prepared)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
+            exchange.endHop()
             events?.send(.redirect(response.head, next: next), id: controls.id)
             #if Tracing
             RequestTracing.event(
