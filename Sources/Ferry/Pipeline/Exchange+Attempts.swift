@@ -10,9 +10,17 @@ extension Exchange {
     /// Starts the record of a request handed to the transport now; `hop` counts the redirects before it.
     mutating func beginHop(_ request: Request, hop index: Int, at start: ContinuousClock.Instant) {
         endHop(at: start)
-        hop = Timeline.Attempt(
-            attempt: attempt, hop: index, method: request.method, url: request.url, requestHeaders: request.headers,
-            requestBodySize: request.body.map { $0.inMemoryCount } ?? 0, start: start, end: start)
+        attempts.append(
+            Timeline.Attempt(
+                attempt: attempt, hop: index, method: request.method, url: request.url,
+                requestHeaders: request.headers, requestBodySize: request.body.map { $0.inMemoryCount } ?? 0,
+                start: start, end: start))
+        isHopOpen = true
+    }
+
+    /// Changes the running request's record, if one is running.
+    mutating func updateHop(_ update: (inout Timeline.Attempt) -> Void) {
+        if isHopOpen { attempts.updateLast(update) }
     }
 
     /// Records a response head: the final one until another comes.
@@ -20,17 +28,19 @@ extension Exchange {
         let now = ContinuousClock.now
         firstResponseByte = firstResponseByte ?? now
         self.head = head
-        hop?.responseStart = now
-        hop?.response = head
+        updateHop { hop in
+            hop.responseStart = now
+            hop.response = head
+        }
     }
 
-    /// Ends the current request's record, if one is open.
+    /// Ends the running request's record, if one is running.
     mutating func endHop(at end: ContinuousClock.Instant = .now, retryDelay: Duration? = nil) {
-        guard var ended = hop else { return }
-        ended.end = end
-        ended.retryDelay = retryDelay
-        attempts.append(ended)
-        hop = nil
+        updateHop { hop in
+            hop.end = end
+            hop.retryDelay = retryDelay
+        }
+        isHopOpen = false
     }
 
     /// Gives the slot back, if one is held.
@@ -40,13 +50,14 @@ extension Exchange {
         slot.limiter.release(slot.host)
     }
 
-    /// Every request's record for the outcome, the one still open ending at `end` (with `error`, when it failed).
+    /// Every request's record for the outcome, the one still running ending at `end` (with `error`, when it failed).
     func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
-        guard var last = hop else { return attempts }
-        last.end = end
-        if last.failure == nil { last.failure = error?.reason }
+        guard isHopOpen else { return attempts }
         var all = attempts
-        all.append(last)
+        all.updateLast { last in
+            last.end = end
+            if last.failure == nil { last.failure = error?.reason }
+        }
         return all
     }
 

@@ -22,11 +22,12 @@ struct Exchange: Sendable {
     var previousErrors: [FerryError] = []
     /// Whether a lost kept-alive connection was already retried (once per request).
     var retriedStaleConnection = false
-    /// The request handed to the transport now (an attempt or a redirect), until it ends.
-    var hop: Timeline.Attempt?
-    /// The requests that ended, in order.
+    /// The requests handed to the transport, in order (attempts and redirects); the last one is still running
+    /// while ``isHopOpen``. One list, whose first entry is inline: the request's frame holds one record, not two.
     var attempts = Timeline.Attempts()
-    /// The slot ``hop`` holds under the session's limits, if it has one.
+    /// Whether the last of ``attempts`` is still running.
+    var isHopOpen = false
+    /// The slot the running request holds under the session's limits, if it has one.
     var slot: Slot?
 
     init(start: ContinuousClock.Instant) {

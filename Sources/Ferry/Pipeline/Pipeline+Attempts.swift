@@ -46,7 +46,7 @@ extension Pipeline {
             delay = .zero
         }
         guard let delay else { return nil }
-        if case .unacceptableStatus = error.reason {} else { exchange.hop?.failure = error.reason }
+        if case .unacceptableStatus = error.reason {} else { exchange.updateHop { $0.failure = error.reason } }
         events?.send(.retry(failure, delay: delay), id: controls.id)
         #if Tracing
         RequestTracing.event("http.retry", ["error.type": .string("\(failure.error.reason)")])

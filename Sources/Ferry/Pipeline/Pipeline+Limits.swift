@@ -23,7 +23,7 @@ extension Pipeline {
         exchange.releaseSlot()
         // The idle timeout does not count the wait; the total timeout does.
         exchange.timeout?.pause()
-        defer { exchange.hop?.queueWait = start.duration(to: .now) }
+        defer { exchange.updateHop { $0.queueWait = start.duration(to: .now) } }
         try await limiter.acquire(host, signal: controls.signal)
         exchange.slot = Exchange.Slot(limiter: limiter, host: host)
         if let error = controls.signal.error { throw error }

@@ -98,6 +98,15 @@ extension Timeline {
             if first == nil { first = attempt } else { rest.append(attempt) }
         }
 
+        /// Changes the last attempt in place, if there is one.
+        mutating func updateLast(_ update: (inout Attempt) -> Void) {
+            if !rest.isEmpty {
+                update(&rest[rest.count - 1])
+            } else if first != nil {
+                update(&first!)
+            }
+        }
+
         init(_ attempts: [Attempt] = []) {
             for attempt in attempts { append(attempt) }
         }
