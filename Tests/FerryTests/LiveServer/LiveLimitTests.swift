@@ -111,6 +111,25 @@ struct LiveLimitTests {
         #expect(await first.value.statusCode == 200)
     }
 
+    @Test(arguments: TransportKind.allCases) func theTotalTimeoutCountsTheWait(transport: TransportKind) async throws {
+        let route = HoldingRoute()
+        let live = try Self.limited(transport, route: route) { $0.maximumRequestsPerHost = 1 }
+        let limiter = try #require(live.session.pipeline.limiter)
+        let first = Self.held(live.session, id: 0)
+        try await waitUntil { route.inside == 1 }
+        var request = Request(url: live.server.url("/hold?id=1"))
+        request.totalTimeout = .milliseconds(200)
+
+        let response = await live.session.request(request).response
+
+        #expect(response.error?.reason == .timedOut(.total), "\(String(describing: response.error))")
+        #expect(limiter.waitingCount == 0, "it left the queue")
+        #expect(route.inside == 1 && route.arrivals == ["0"], "it was never sent")
+        #expect((response.timeline.attempts.first?.queueWait ?? .zero) >= .milliseconds(200))
+        route.release()
+        #expect(await first.value.statusCode == 200)
+    }
+
     @Test(arguments: TransportKind.allCases) func perSessionAndPerHostLimitsTogether(
         transport: TransportKind
     ) async throws {
