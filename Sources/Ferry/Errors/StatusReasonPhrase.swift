@@ -9,6 +9,11 @@ enum StatusReasonPhrase {
         return "\(code) \(phrase)"
     }
 
+    /// The registered reason phrase alone (`"Not Found"`), or `nil` for an unregistered code.
+    static func phrase(_ code: Int) -> String? {
+        phrases[code]
+    }
+
     private static let phrases: [Int: String] = [
         100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints",
         200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",

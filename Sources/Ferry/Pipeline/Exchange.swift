@@ -22,6 +22,13 @@ struct Exchange: Sendable {
     var previousErrors: [FerryError] = []
     /// Whether a lost kept-alive connection was already retried (once per request).
     var retriedStaleConnection = false
+    /// The requests handed to the transport, in order (attempts and redirects); the last one is still running
+    /// while ``isHopOpen``. One list, whose first entry is inline: the request's frame holds one record, not two.
+    var attempts = Timeline.Attempts()
+    /// Whether the last of ``attempts`` is still running.
+    var isHopOpen = false
+    /// The slot the running request holds under the session's limits, if it has one.
+    var slot: Slot?
 
     init(start: ContinuousClock.Instant) {
         self.start = start
@@ -38,9 +45,10 @@ struct Exchange: Sendable {
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
     func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
         let error = error?.adding(request: request, response: head, body: body)
+        let now = ContinuousClock.now
         let timeline = Timeline(
             startDate: startDate, requestStart: start, firstResponseByte: firstResponseByte,
-            requestCompleted: .now)
+            requestCompleted: now, recorded: attemptsEnded(at: now, error: error))
         let metrics = Metrics(
             bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
             transactions: transactions, retryCount: attempt - 1)

@@ -46,6 +46,7 @@ extension Pipeline {
             delay = .zero
         }
         guard let delay else { return nil }
+        if case .unacceptableStatus = error.reason {} else { exchange.updateHop { $0.failure = error.reason } }
         events?.send(.retry(failure, delay: delay), id: controls.id)
         #if Tracing
         RequestTracing.event("http.retry", ["error.type": .string("\(failure.error.reason)")])
@@ -70,13 +71,15 @@ extension Pipeline {
         return FerryError(.unacceptableStatus(head.statusCode), request: request, response: head)
     }
 
-    /// Waits `delay` on the session's clock; a stop or a cancellation ends the wait at once. The idle timeout does
-    /// not count the wait; the total timeout does.
+    /// Waits `delay` on the session's clock, holding no slot; a stop or a cancellation ends the wait at once. The
+    /// idle timeout does not count the wait; the total timeout does.
     func wait(
         _ delay: Duration, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) {
         exchange.urls.removeAll(keepingCapacity: true)
         exchange.head = nil
+        exchange.endHop(retryDelay: delay)
+        exchange.releaseSlot()
         exchange.timeout?.pause()
         if delay > .zero {
             let clock = configuration.timeoutClock

@@ -25,7 +25,7 @@ extension Pipeline {
     /// Runs a request whose body is collected in memory.
     func runData(_ request: Request, controls: TransferControls) async -> TransferOutcome {
         var exchange = Exchange(start: timeouts.now)
-        defer { exchange.timeout?.cancel() }
+        defer { exchange.close() }
         let opened: Opened
         do {
             opened = try await open(request, controls: controls, exchange: &exchange)

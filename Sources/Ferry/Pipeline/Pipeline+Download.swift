@@ -25,7 +25,7 @@ extension Pipeline {
         }
         let file = DownloadFile(url: temporary, resumeOffset: offset)
         var exchange = Exchange(start: timeouts.now)
-        defer { exchange.timeout?.cancel() }
+        defer { exchange.close() }
         var outcome: TransferOutcome
         do {
             let opened = try await open(request, controls: controls, exchange: &exchange)

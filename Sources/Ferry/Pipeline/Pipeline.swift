@@ -11,11 +11,15 @@ final class Pipeline: Sendable {
     let defaultHeadersError: FerryError?
     /// Where events go, or `nil` when the session has no monitor.
     let events: EventDelivery?
+    /// The limits on requests in flight, or `nil` when the session has none.
+    let limiter: RequestLimiter?
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration
         self.timeouts = TimeoutScheduler(clock: configuration.timeoutClock)
         self.events = EventDelivery(monitors: configuration.eventMonitors, limit: configuration.eventBufferLimit)
+        self.limiter = RequestLimiter(
+            perHost: configuration.maximumRequestsPerHost, total: configuration.maximumRequestsInFlight)
         do {
             try configuration.headers.validate()
             defaultHeadersError = nil
@@ -112,10 +116,10 @@ final class Pipeline: Sendable {
             #endif
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
+            try await admit(sent, hop: redirects, controls: controls, exchange: &exchange)
             let response = try await configuration.transport.send(sent, context: context)
             configuration.cookieJar?.storeCookies(of: response.head, for: current.url)
-            exchange.firstResponseByte = exchange.firstResponseByte ?? .now
-            exchange.head = response.head
+            exchange.received(response.head)
             let bodyLength = try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
@@ -124,6 +128,7 @@ final class Pipeline: Sendable {
                 return Opened(head: response.head, body: response.body, prepared: prepared, bodyLength: bodyLength)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
+            exchange.endHop()
             events?.send(.redirect(response.head, next: next), id: controls.id)
             #if Tracing
             RequestTracing.event(

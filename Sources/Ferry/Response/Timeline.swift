@@ -15,6 +15,12 @@ public struct Timeline: Sendable, Hashable {
     public var requestCompleted: ContinuousClock.Instant
     /// When the serializer finished; `nil` before serialization.
     public var serializationCompleted: ContinuousClock.Instant?
+    /// Every request handed to the transport, in order: each attempt, and each redirect an attempt followed.
+    public var attempts: [Attempt] {
+        get { recorded.all }
+        set { recorded = Attempts(newValue) }
+    }
+    var recorded: Attempts
 
     /// Creates a timeline.
     /// - Parameters:
@@ -23,18 +29,32 @@ public struct Timeline: Sendable, Hashable {
     ///   - firstResponseByte: When the first response head arrived.
     ///   - requestCompleted: When the transfer ended.
     ///   - serializationCompleted: When serialization ended.
+    ///   - attempts: Every request handed to the transport, in order.
     public init(
         startDate: Date,
         requestStart: ContinuousClock.Instant,
         firstResponseByte: ContinuousClock.Instant?,
         requestCompleted: ContinuousClock.Instant,
-        serializationCompleted: ContinuousClock.Instant? = nil
+        serializationCompleted: ContinuousClock.Instant? = nil,
+        attempts: [Attempt] = []
+    ) {
+        self.init(
+            startDate: startDate, requestStart: requestStart, firstResponseByte: firstResponseByte,
+            requestCompleted: requestCompleted, serializationCompleted: serializationCompleted,
+            recorded: Attempts(attempts))
+    }
+
+    init(
+        startDate: Date, requestStart: ContinuousClock.Instant, firstResponseByte: ContinuousClock.Instant?,
+        requestCompleted: ContinuousClock.Instant, serializationCompleted: ContinuousClock.Instant? = nil,
+        recorded: Attempts
     ) {
         self.startDate = startDate
         self.requestStart = requestStart
         self.firstResponseByte = firstResponseByte
         self.requestCompleted = requestCompleted
         self.serializationCompleted = serializationCompleted
+        self.recorded = recorded
     }
 
     /// Time from the start to the first response head; `nil` when none arrived.
@@ -45,6 +65,11 @@ public struct Timeline: Sendable, Hashable {
     public var serializationDuration: Duration? { serializationCompleted.map { requestCompleted.duration(to: $0) } }
     /// Time from the start to the end of serialization (or of the transfer, before serialization).
     public var totalDuration: Duration { requestStart.duration(to: serializationCompleted ?? requestCompleted) }
+    /// Time spent waiting for a slot under the session's limits, over every attempt; zero without limits.
+    public var queueWait: Duration {
+        guard let first = recorded.first else { return .zero }
+        return recorded.rest.reduce(first.queueWait) { $0 + $1.queueWait }
+    }
 }
 
 extension Timeline: CustomStringConvertible {
@@ -55,7 +80,8 @@ extension Timeline: CustomStringConvertible {
             let (seconds, attoseconds) = duration.components
             return String(format: "%.3f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
         }
-        return "latency \(ms(latency)), request \(ms(requestDuration)), "
+        let queued = queueWait > .zero ? "queued \(ms(queueWait)), " : ""
+        return "\(queued)latency \(ms(latency)), request \(ms(requestDuration)), "
             + "serialization \(ms(serializationDuration)), total \(ms(totalDuration))"
     }
 }

@@ -35,6 +35,16 @@ extension Session {
         public var eventMonitors: [any EventMonitor]
         /// How many events may wait for one slow monitor before the newest are dropped; 10,000 by default.
         public var eventBufferLimit: Int = 10_000
+        /// The most requests that may be in flight to one host (scheme, host and port) at once; `nil`, the default,
+        /// for no limit. More wait in a queue, first come first served, and a cancelled one leaves it at once. A
+        /// request holds its slot from the moment it is handed to the transport until its body is read (or it fails),
+        /// gives it back while it waits to be retried, and moves to the new host's queue when redirected elsewhere.
+        /// The wait shows in ``Timeline/queueWait`` and in each ``Timeline/Attempt``. Values below 1 count as 1.
+        public var maximumRequestsPerHost: Int?
+        /// The most requests that may be in flight at once over the whole session, whatever their hosts; `nil`, the
+        /// default, for no limit. Shares the queue of ``maximumRequestsPerHost``: a waiting request whose host is
+        /// full does not hold back a later one to another host. Values below 1 count as 1.
+        public var maximumRequestsInFlight: Int?
         /// Header names whose values ``Session/cURLDescription(of:)`` hides: ``Request/sensitiveHeaderNames`` by
         /// default (`Authorization`, `Cookie`, `Proxy-Authorization`); add your API-key headers.
         public var redactedHeaderNames: Set<String> = Request.sensitiveHeaderNames

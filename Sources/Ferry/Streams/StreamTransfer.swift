@@ -99,7 +99,7 @@ final class StreamTransfer: RunningTransfer {
             for waiter in waiters { waiter.resume() }
             controls.downloadProgress.update(completed: 0, total: opened.head.expectedContentLength)
         } catch {
-            exchange.timeout?.cancel()
+            exchange.close()
             finish(exchange.outcome(body: nil, error: error))
         }
     }
@@ -229,7 +229,8 @@ final class StreamTransfer: RunningTransfer {
                     defer { state.finishWaiters = [] }
                     return (headWaiters, state.finishWaiters, exchange, true)
                 }
-        exchange?.timeout?.cancel()
+        var held = exchange
+        held?.close()
         if first { pipeline.events?.send(RequestEvent(finished: outcome), id: controls.id) }
         // The transport's stop handler holds its call, which holds the context, which holds the signal.
         controls.signal.removeHandler()

@@ -1,0 +1,86 @@
+import Foundation
+
+/// HAR 1.2 (HTTP Archive) export of finished requests, to open a failure in a browser's developer tools or any HAR
+/// viewer: ``DataResponse/har(redacting:includingBody:)``, ``DownloadResponse/har(redacting:)``,
+/// ``StreamResponse/har(redacting:)`` and ``Session/har(of:includingBody:)``.
+///
+/// Each request Ferry handed to the transport is one entry: every attempt, and every redirect an attempt followed
+/// (``Timeline/attempts``). Entry timings come from Ferry's own clock: `blocked` is the wait for a slot under the
+/// session's limits, `send` is 0 (sending is counted in `wait`, which ends with the response head), `receive` runs
+/// to the end of the body, and `dns`, `connect` and `ssl` are -1 (not measured). Header and cookie values of the
+/// redacted names are replaced by `***`, as is a password in a URL; `headersSize` is -1 (Ferry never sees the raw
+/// head); a response body is included only when asked, for the final request.
+public enum HAR {
+    /// The header names whose values an export hides by default: ``Request/sensitiveHeaderNames``
+    /// (`Authorization`, `Cookie`, `Proxy-Authorization`) and `Set-Cookie`.
+    public static let sensitiveHeaderNames: Set<String> = Request.sensitiveHeaderNames.union(["Set-Cookie"])
+
+    /// The replacement of a redacted value.
+    static let redactedValue = "***"
+
+    /// Encodes the document of a finished request.
+    /// - Parameters:
+    ///   - timeline: The request's timeline, whose attempts become the entries.
+    ///   - body: The final response's body, when it is to be included.
+    ///   - redacted: The header names whose values are hidden.
+    /// - Returns: The JSON document.
+    static func encode(_ timeline: Timeline, body: Data?, redacting redacted: Set<String>) -> Data {
+        let builder = Builder(timeline: timeline, body: body, redacted: Set(redacted.map { $0.lowercased() }))
+        let document = Document(log: Log(entries: builder.entries()))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers and finite numbers only: encoding cannot fail.
+        return (try? encoder.encode(document)) ?? Data()
+    }
+}
+
+extension DataResponse {
+    /// This response as a HAR 1.2 document (JSON): one entry per attempt and per redirect, with its timings.
+    ///
+    /// ```swift
+    /// let response = await session.get("https://api.example.com/users").response
+    /// try response.har().write(to: URL(fileURLWithPath: "failure.har"))
+    /// ```
+    /// ``Session/har(of:includingBody:)`` hides the session's ``Session/Configuration/redactedHeaderNames`` too.
+    /// - Parameters:
+    ///   - redacted: The header names (compared case-insensitively) whose values, cookies included, are replaced
+    ///     by `***`; ``HAR/sensitiveHeaderNames`` by default.
+    ///   - includingBody: Whether the final response's body goes into the document (as text, or in base64 when it
+    ///     is not UTF-8); `false` by default.
+    /// - Returns: The document, UTF-8 JSON.
+    public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames, includingBody: Bool = false) -> Data {
+        HAR.encode(timeline, body: includingBody ? data : nil, redacting: redacted)
+    }
+}
+
+extension DownloadResponse {
+    /// This download as a HAR 1.2 document (JSON), without its body: one entry per attempt and per redirect.
+    /// - Parameter redacted: The header names whose values are replaced by `***`; ``HAR/sensitiveHeaderNames`` by
+    ///   default.
+    /// - Returns: The document, UTF-8 JSON.
+    public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames) -> Data {
+        HAR.encode(timeline, body: nil, redacting: redacted)
+    }
+}
+
+extension StreamResponse {
+    /// This streamed request as a HAR 1.2 document (JSON), without its body: one entry per attempt and per redirect.
+    /// - Parameter redacted: The header names whose values are replaced by `***`; ``HAR/sensitiveHeaderNames`` by
+    ///   default.
+    /// - Returns: The document, UTF-8 JSON.
+    public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames) -> Data {
+        HAR.encode(timeline, body: nil, redacting: redacted)
+    }
+}
+
+extension Session {
+    /// `response` as a HAR 1.2 document (JSON), hiding this session's ``Configuration/redactedHeaderNames`` and
+    /// `Set-Cookie`.
+    /// - Parameters:
+    ///   - response: A response of this session.
+    ///   - includingBody: Whether the final response's body goes into the document; `false` by default.
+    /// - Returns: The document, UTF-8 JSON.
+    public nonisolated func har<Value>(of response: DataResponse<Value>, includingBody: Bool = false) -> Data {
+        response.har(redacting: configuration.redactedHeaderNames.union(["Set-Cookie"]), includingBody: includingBody)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension Exchange {
+    /// A slot taken under the session's limits, given back when the request leaves its host or ends.
+    struct Slot: Sendable {
+        let limiter: RequestLimiter
+        let host: String
+    }
+
+    /// Starts the record of a request handed to the transport now; `hop` counts the redirects before it.
+    mutating func beginHop(_ request: Request, hop index: Int, at start: ContinuousClock.Instant) {
+        endHop(at: start)
+        attempts.append(
+            Timeline.Attempt(
+                attempt: attempt, hop: index, method: request.method, url: request.url,
+                requestHeaders: request.headers, requestBodySize: request.body.map { $0.inMemoryCount } ?? 0,
+                start: start, end: start))
+        isHopOpen = true
+    }
+
+    /// Changes the running request's record, if one is running.
+    mutating func updateHop(_ update: (inout Timeline.Attempt) -> Void) {
+        if isHopOpen { attempts.updateLast(update) }
+    }
+
+    /// Records a response head: the final one until another comes.
+    mutating func received(_ head: HTTPResponse) {
+        let now = ContinuousClock.now
+        firstResponseByte = firstResponseByte ?? now
+        self.head = head
+        updateHop { hop in
+            hop.responseStart = now
+            hop.response = head
+        }
+    }
+
+    /// Ends the running request's record, if one is running.
+    mutating func endHop(at end: ContinuousClock.Instant = .now, retryDelay: Duration? = nil) {
+        updateHop { hop in
+            hop.end = end
+            hop.retryDelay = retryDelay
+        }
+        isHopOpen = false
+    }
+
+    /// Gives the slot back, if one is held.
+    mutating func releaseSlot() {
+        guard let slot else { return }
+        self.slot = nil
+        slot.limiter.release(slot.host)
+    }
+
+    /// Every request's record for the outcome, the one still running ending at `end` (with `error`, when it failed).
+    func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
+        guard isHopOpen else { return attempts }
+        var all = attempts
+        all.updateLast { last in
+            last.end = end
+            if last.failure == nil { last.failure = error?.reason }
+        }
+        return all
+    }
+
+    /// Ends what the request holds: its timeout registration and its slot.
+    mutating func close() {
+        timeout?.cancel()
+        releaseSlot()
+    }
+}
