@@ -128,15 +128,23 @@ final class Pipeline: Sendable {
         }
     }
 
-    /// Refuses a response whose body cannot be delimited before any of it is read: a present but invalid or
-    /// conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close.
+    /// Refuses a head that cannot be read as a final response before any of its body is read: a present but invalid
+    /// or conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close,
+    /// and an interim (1xx) status handed on as the final one, which FoundationNetworking does with `103 Early
+    /// Hints`, losing the real head.
     private static func checkFraming(of response: TransportResponse, method: HTTPMethod) throws(FerryError) {
-        guard response.head.hasInvalidContentLength, !response.head.permitsEmptyBody(for: method) else { return }
+        let head = response.head
+        let problem: String
+        if (100..<200).contains(head.statusCode), head.statusCode != 101 {
+            problem = "an interim \(head.statusCode) head came as the final response"
+        } else if head.hasInvalidContentLength, !head.permitsEmptyBody(for: method) {
+            problem = "its Content-Length is invalid"
+        } else {
+            return
+        }
         response.body.cancel()
-        var error = FerryError(
-            .transport(.invalidResponse), detail: .malformedResponse("its Content-Length is invalid"),
-            underlyingError: nil)
-        error.response = response.head
+        var error = FerryError(.transport(.invalidResponse), detail: .malformedResponse(problem), underlyingError: nil)
+        error.response = head
         throw error
     }
 

@@ -10,7 +10,8 @@ import FoundationNetworking
 /// It avoids what breaks in FoundationNetworking on Linux (see the README's "Linux: what Ferry does about FoundationNetworking"): it never uses
 /// URLSession's async `data(for:)` (which deadlocks when cancellation races completion), cancels each task at
 /// most once and never after completion, answers every authentication challenge (a 401 would otherwise hang),
-/// lets Ferry follow redirects, disables URLSession's cache, and never creates a task on an invalidated session.
+/// lets Ferry follow redirects, disables URLSession's cache and cookie storage, and never creates a task on an
+/// invalidated session.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionEventRouter
@@ -31,7 +32,7 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport with its own URLSession.
     /// - Parameters:
     ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off its URL
-    ///     cache.
+    ///     cache and its cookie storage: cookies are the caller's to keep, as on every transport.
     ///   - decompressionLimit: How far a compressed body may expand before the request fails with
     ///     ``FerryError/Reason/decompressionLimitExceeded``; ``DecompressionLimit/default`` by default.
     public init(
@@ -41,6 +42,11 @@ public final class URLSessionTransport: Transport {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Ferry keeps no cookie jar, and neither does AsyncHTTPClient: `Set-Cookie` goes to the caller, and a
+        // `Cookie` goes out only when the caller sets one (`.ephemeral` would otherwise store and replay them).
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         let queue = OperationQueue()
         queue.name = "Ferry.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
