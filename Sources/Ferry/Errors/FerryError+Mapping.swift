@@ -37,6 +37,12 @@ extension FerryError {
             if error.code == .badServerResponse, "\(error)".contains("Empty reply from server") {
                 return FerryError(.transport(.connectionLost), detail: .connectionClosed, underlyingError: error)
             }
+            // libcurl's "transfer closed with 500 bytes remaining to read" (or "with outstanding read data
+            // remaining", chunked): the connection ended before the body did. AsyncHTTPClient reports a lost
+            // connection; so does Ferry, on every transport.
+            if error.code == .unknown, "\(error)".contains("transfer closed with") {
+                return FerryError(.transport(.connectionLost), detail: .connectionClosed, underlyingError: error)
+            }
             return FerryError(Reason(error.code), detail: Detail(error), underlyingError: error)
         }
         if cancelled { return FerryError(.cancelled, underlyingError: error) }

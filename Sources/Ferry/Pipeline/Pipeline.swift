@@ -139,22 +139,26 @@ final class Pipeline: Sendable {
         }
     }
 
-    /// Refuses a response whose body cannot be delimited before any of it is read: a present but invalid or
-    /// conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close.
+    /// Refuses a head that cannot be read as a final response before any of its body is read: a present but invalid
+    /// or conflicting `Content-Length` (RFC 9112 §6.3), which an engine may otherwise ignore and read to the close,
+    /// and an interim (1xx) status handed on as the final one, which FoundationNetworking does with `103 Early
+    /// Hints`, losing the real head.
     /// - Returns: The decoded body's declared length (``Opened/bodyLength``).
     private static func checkFraming(of response: TransportResponse, method: HTTPMethod) throws(FerryError) -> Int64? {
-        let declaration = response.head.contentLengthDeclaration
-        guard declaration == .invalid, !response.head.permitsEmptyBody(for: method) else {
-            guard case .length(let length) = declaration, !response.head.headers.contains("Content-Encoding") else {
-                return nil
-            }
+        let head = response.head
+        let declaration = head.contentLengthDeclaration
+        let problem: String
+        if (100..<200).contains(head.statusCode), head.statusCode != 101 {
+            problem = "an interim \(head.statusCode) head came as the final response"
+        } else if declaration == .invalid, !head.permitsEmptyBody(for: method) {
+            problem = "its Content-Length is invalid"
+        } else {
+            guard case .length(let length) = declaration, !head.headers.contains("Content-Encoding") else { return nil }
             return length
         }
         response.body.cancel()
-        var error = FerryError(
-            .transport(.invalidResponse), detail: .malformedResponse("its Content-Length is invalid"),
-            underlyingError: nil)
-        error.response = response.head
+        var error = FerryError(.transport(.invalidResponse), detail: .malformedResponse(problem), underlyingError: nil)
+        error.response = head
         throw error
     }
 

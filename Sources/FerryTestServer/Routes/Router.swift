@@ -18,6 +18,7 @@ enum Router {
     static let builtIns: [BuiltInRoute] =
         echoRoutes + statusRoutes + documentRoutes + byteRoutes + rangeRoutes + timingRoutes + redirectRoutes
         + authRoutes + cookieRoutes + cacheRoutes + streamRoutes + uploadRoutes + compressionRoutes + faultRoutes
+        + wireRoutes
 
     /// Resolves the route for `request`.
     /// - Parameters:

@@ -17,6 +17,8 @@ extension Router {
     /// - `joined-lengths`: one field `Content-Length: 10, 4`, 9 bytes, then a close.
     /// - `trailer`: a chunked `hello` with the trailer field `X-A: 1`, then a close.
     /// - `continue-storm`: `100 Continue` heads without end, never a final response.
+    /// - `truncate-chunked`: a chunked body, the chunk `hello`, then a clean close without the last chunk.
+    /// - `lowercase-version`: the status line `Http/1.1 200 OK` (the protocol name is case-sensitive), then a close.
     static let faultRoutes: [BuiltInRoute] = [
         ("reset", TestResponse.Fault.reset),
         ("reset-mid-body", .resetMidBody()),
@@ -33,6 +35,8 @@ extension Router {
         ("joined-lengths", .contentLengths(["10, 4"])),
         ("trailer", .trailer),
         ("continue-storm", .continueStorm),
+        ("truncate-chunked", .truncatedChunkedBody),
+        ("lowercase-version", .lowercaseVersion),
     ].map { name, fault in
         BuiltInRoute("/fault/\(name)") { _ in .fault(fault) }
     }

@@ -26,6 +26,12 @@ extension FerryError {
             return FerryError(reason, detail: detail, underlyingError: error)
         }
         if let error = error as? HTTPParserError {
+            // The connection closed in the middle of a response: a body shorter than its Content-Length, a chunked
+            // body without its last chunk. Lost, as libcurl's "transfer closed with … remaining" is on URLSession,
+            // and so retryable for an idempotent request.
+            if error == .invalidEOFState {
+                return FerryError(.transport(.connectionLost), detail: .connectionClosed, underlyingError: error)
+            }
             return FerryError(
                 .transport(.invalidResponse), detail: Self.parserDetail(error), underlyingError: error)
         }
@@ -76,7 +82,7 @@ extension FerryError {
         case .invalidVersion: .malformedResponse("its HTTP version is malformed")
         case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
             .malformedResponse("it contains malformed bytes")
-        case .invalidEOFState, .closedConnection: .malformedResponse("it ended early")
+        case .closedConnection: .malformedResponse("it ended early")
         default: nil
         }
     }
