@@ -12,7 +12,9 @@ struct LiveFaultTests {
             "fault/huge-header",
         ])
     func faultIsATransportError(transport: TransportKind, path: String) async throws {
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
+        // The idle timeout only bounds a hang: on a loaded machine libcurl reports a reset or close late, and the
+        // assertion is about which error comes, not how fast.
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(30) }
         let response = await live.session.get(path).response
         let error = try #require(response.error, "\(path) must fail")
         guard case .transport = error.reason else {
@@ -37,7 +39,7 @@ struct LiveFaultTests {
         transport: TransportKind
     ) async throws {
         // Long enough for the head to arrive on a loaded two-core machine; the body never completes anyway.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(2) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("fault/stall-body").value }
         #expect(error?.reason == .timedOut(.idle))
         #expect(error?.statusCode == 200)

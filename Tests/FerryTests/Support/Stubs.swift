@@ -37,7 +37,7 @@ func waitForever() async throws -> Never {
 struct ConditionTimedOut: Error {}
 
 /// Polls `condition` until it holds, failing after `limit`: waits for an observable state, never for a guessed time.
-func waitUntil(limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
+func waitUntil(limit: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async throws {
     let deadline = ContinuousClock.now + limit
     while !condition() {
         guard ContinuousClock.now < deadline else { throw ConditionTimedOut() }
