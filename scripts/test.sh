@@ -39,7 +39,7 @@ run_tests() { # run_tests [swift test args...]
 }
 
 echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 columns)"
-swift format lint --strict -r Sources Tests Package.swift Examples/Sources Examples/Tests Examples/Package.swift || status=$?
+swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 
 echo "test.sh: [${SECONDS}s] 1/6 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
