@@ -9,11 +9,15 @@
 //      (`1.79761844674775808` becomes 1.7976184467477583, one unit in the last place above the correct
 //      1.797618446747758; `187976931348623157e038` is four units off); Ferry's value is the correctly rounded one
 //      (`Double(String)`). Checked by finding the number's text in the input and comparing with `Double(_:)`.
-//   4. Large integers: Foundation gives some integers that fit an Int64 (`-9223372036854774251`) as the nearest
-//      Double (-9223372036854774272); Ferry keeps them exact. Checked by converting Ferry's integer to Double.
+//   4. Large integers: Foundation gives some integers of 19 digits that fit an Int64 as a Double, not always the
+//      nearest one (`-9223372036854774251` becomes -9223372036854774272, `-9219552195516177070` becomes
+//      -9.219552195516176e18); Ferry keeps them exact. Checked by finding the integer's text in the input.
 //   5. U+FEFF in strings: Foundation drops a U+FEFF (ZERO WIDTH NO-BREAK SPACE, the byte order mark) that opens a
 //      string or follows an escape (`"\n\u{FEFF}x"` gives "\nx"); Ferry keeps every character of the string. Only a
 //      byte order mark before the whole document is skipped, by both. Checked by comparing without U+FEFF.
+//   6. Repeated keys: Foundation keeps the last value of a repeated key without checking the earlier ones for
+//      numbers beyond Double's range (`{"a":1e400,"a":1}` is accepted, `{"a":1,"a":1e400}` is not); Ferry rejects
+//      both. Checked by putting 0 in place of the number and parsing again.
 // Not deviations (checked to agree): lone surrogate escapes (both reject), 512 levels of nesting (both accept 512,
 // reject 513), a repeated key (both keep the last), numbers beyond Double's range (both reject), integers beyond
 // Int64 (both give the nearest Double; Foundation keeps UInt64 values exactly, compared by value). Both key objects
@@ -131,8 +135,12 @@ private func knownDeviation(_ data: Data, ours: JSON, theirs: JSON) -> Bool {
     switch (ours, theirs) {
     case (.number(let a), .number(let b)):
         let (ours, theirs) = (a.doubleValue, b.doubleValue)
-        // Deviation 4: an integer Ferry keeps exactly and Foundation gives as the nearest Double.
-        if let integer = a.int64Value, case .double = b.storage, Double(integer) == theirs { return true }
+        // Deviation 4: an integer Ferry keeps exactly and Foundation gives as a nearby Double.
+        if case .int(let integer) = a.storage, case .double = b.storage,
+            abs(Double(integer) - theirs) <= abs(theirs) * 1e-12
+        {
+            return numberTokens(in: data).contains { Int64($0) == integer }
+        }
         guard case .double = a.storage, ours.isFinite, theirs.isFinite, abs(ours - theirs) <= abs(ours) * 1e-12 else {
             return false
         }
@@ -164,15 +172,26 @@ private func numberTokens(in data: Data) -> [String] {
     return data.split(whereSeparator: { !isNumberByte($0) }).map { String(decoding: $0, as: UTF8.self) }
 }
 
-/// Whether Ferry's rejection of an input Foundation accepts is explained by deviations 1 and 2.
+/// Whether Ferry's rejection of an input Foundation accepts is explained by deviations 1, 2 and 6.
 private func knownDeviation(_ data: Data, rejectedBy error: JSONParseError, theirs: Any) -> Bool {
     guard let theirs = convert(theirs) else { return false }
     // Deviation 1: blank out each trailing comma Ferry stops at, then the values must agree.
     var bytes = Array(data)
     var error = error
     for _ in 0..<64 {
-        guard let comma = trailingComma(bytes, error) else { break }
-        bytes[comma] = UInt8(ascii: " ")
+        if let comma = trailingComma(bytes, error) {
+            bytes[comma] = UInt8(ascii: " ")
+        } else if error.kind == .numberOutOfRange {
+            // Deviation 6: put a 0 in place of the number; if the document then agrees, the number sat in a value
+            // that a repeated key replaced.
+            var end = error.offset + 1
+            while end < bytes.count, (0x30...0x39).contains(bytes[end]) || "-+.eE".utf8.contains(bytes[end]) {
+                end += 1
+            }
+            bytes.replaceSubrange(error.offset..<end, with: [UInt8(ascii: "0")])
+        } else {
+            break
+        }
         switch Result(catching: { () throws(JSONParseError) in try JSON(parsing: Data(bytes)) }) {
         case .success(let value): return same(value, theirs) || knownDeviation(data, ours: value, theirs: theirs)
         case .failure(let next): error = next

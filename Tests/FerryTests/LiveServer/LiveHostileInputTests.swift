@@ -5,22 +5,30 @@ import Testing
 
 @Suite("Hostile input before sending")
 struct LiveHostileInputTests {
-    static let fields: [HTTPHeader] = [
-        HTTPHeader(name: "X-Evil", value: "a\r\nInjected: yes"),
-        HTTPHeader(name: "X-Evil", value: "a\rb"),
-        HTTPHeader(name: "X-Evil", value: "a\nb"),
-        HTTPHeader(name: "X-Evil", value: "a\u{0}b"),
-        HTTPHeader(name: "X-Evil\r\nInjected", value: "yes"),
-        HTTPHeader(name: "X\nEvil", value: "v"),
-        HTTPHeader(name: "X\u{0}Evil", value: "v"),
-        HTTPHeader(name: "X Evil", value: "v"),
-        HTTPHeader(name: "", value: "v"),
+    /// A header field, shown escaped in test output.
+    struct Field: Sendable, CustomTestStringConvertible {
+        var name: String
+        var value: String
+        var header: HTTPHeader { HTTPHeader(name: name, value: value) }
+        var testDescription: String { "\(name.debugDescription): \(value.debugDescription)" }
+    }
+
+    static let fields: [Field] = [
+        Field(name: "X-Evil", value: "a\r\nInjected: yes"),
+        Field(name: "X-Evil", value: "a\rb"),
+        Field(name: "X-Evil", value: "a\nb"),
+        Field(name: "X-Evil", value: "a\u{0}b"),
+        Field(name: "X-Evil\r\nInjected", value: "yes"),
+        Field(name: "X\nEvil", value: "v"),
+        Field(name: "X\u{0}Evil", value: "v"),
+        Field(name: "X Evil", value: "v"),
+        Field(name: "", value: "v"),
     ]
 
     @Test(arguments: TransportKind.allCases, fields)
-    func aHeaderFieldWithCRLFOrNULIsRejectedBeforeSending(transport: TransportKind, field: HTTPHeader) async throws {
+    func aHeaderFieldWithCRLFOrNULIsRejectedBeforeSending(transport: TransportKind, field: Field) async throws {
         let live = try LiveServer(transport: transport)
-        let result = await live.session.get("get", headers: HTTPHeaders([field])).result
+        let result = await live.session.get("get", headers: HTTPHeaders([field.header])).result
         guard case .failure(let error) = result, case .invalidRequest = error.reason else {
             Issue.record("expected invalidRequest, got \(result)")
             return
@@ -30,7 +38,7 @@ struct LiveHostileInputTests {
     }
 
     @Test(arguments: TransportKind.allCases, fields)
-    func aFieldAnAdapterAddsIsRejectedBeforeSending(transport: TransportKind, field: HTTPHeader) async throws {
+    func aFieldAnAdapterAddsIsRejectedBeforeSending(transport: TransportKind, field: Field) async throws {
         let adapter = Interceptor.adapter { request in
             var request = request
             request.headers.add(name: field.name, value: field.value)
