@@ -7,7 +7,7 @@
 # (.build-fuzz/corpus/<target>). Prints executions and coverage per target; fails if any target crashes, leaks,
 # runs out of memory (-rss_limit_mb) or time on one input (-timeout), or fails a property. A failing input is kept
 # in .build-fuzz/artifacts/<target>/; re-run it with `.build-fuzz/bin/<target> <file>`.
-# FERRY_FUZZ_JOBS is unused on purpose: the machine is shared, one process at a time.
+# FERRY_FUZZ_WORK moves the work directory (default .build-fuzz). One target runs at a time, one worker.
 set -euo pipefail
 # The Swift runtime's backtracer runs inside the sanitized process and trips AddressSanitizer itself.
 export SWIFT_BACKTRACE=enable=no
