@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's single test command:  scripts/test.sh [swift test args, e.g. --filter Foo]
 # Starts the local interop servers (scripts/servers.sh), then:
-#   1. the default build (no dependencies), warnings as errors, and every suite on URLSession;
+#   1. the default build (no dependencies), warnings as errors, and every suite on URLSession; then a fuzz smoke:
+#      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 90 s);
 #   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
 #      warnings as errors;
 #   3. scripts/build-docs.sh: the DocC archives of Ferry and FerryTesting, warnings as errors;
@@ -12,7 +13,7 @@
 # Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it).
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5.
+# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_FUZZ=1 skips the fuzz smoke.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -39,12 +40,18 @@ run_tests() { # run_tests [swift test args...]
 }
 
 echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 columns)"
-swift format lint --strict -r Sources Tests Package.swift Examples/Sources Examples/Tests Examples/Package.swift || status=$?
+swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 
 echo "test.sh: [${SECONDS}s] 1/6 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
+if [[ "${FERRY_SKIP_FUZZ:-0}" != 1 ]]; then
+  # The fuzz targets use Ferry's internal API: building and running each briefly keeps them from rotting.
+  # scripts/fuzz.sh runs them for longer (RELIABILITY.md, "Fuzzing").
+  echo "test.sh: [${SECONDS}s] 1/6 fuzz smoke: every libFuzzer target for 1 s"
+  scripts/fuzz.sh 1 || status=$?
+fi
 
 echo "test.sh: [${SECONDS}s] 2/6 the README's and the DocC articles' Swift blocks compile"
 scripts/check-readme.sh || status=$?

@@ -31,12 +31,15 @@ enum SuggestedFileName {
 
     /// A name that is one plain path component: no directories, no `.`/`..`, no control characters, no leading
     /// dot (no hidden files), at most 255 UTF-8 bytes; `download` when nothing usable is left.
+    ///
+    /// Separators and dots are found by Unicode scalar, not by `Character`: a combining mark after `/` or `.` makes
+    /// one grapheme of the two, which must neither hide a separator nor a leading dot.
     static func sanitized(_ suggested: String) -> String {
-        let lastComponent = suggested.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(
-            lastComponent.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
-        name = name.trimmingCharacters(in: .whitespaces)
-        while name.hasPrefix(".") { name.removeFirst() }
+        let lastComponent = suggested.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? []
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: lastComponent.filter { !CharacterSet.controlCharacters.contains($0) })
+        var name = String(scalars).trimmingCharacters(in: .whitespaces)
+        while name.unicodeScalars.first == "." { name.unicodeScalars.removeFirst() }
         while name.utf8.count > 255 { name.removeLast() }
         return name.isEmpty ? "download" : name
     }

@@ -20,7 +20,7 @@ public struct StringResponseSerializer: ResponseSerializer {
     public func serialize(request: Request, response: HTTPResponse, data: Data) throws -> String {
         if data.isEmpty { return "" }
         let declared = response.contentType.flatMap { MediaType(parsing: $0).parameters["charset"] }
-        if let chosen = encoding ?? declared.flatMap(String.Encoding.init(ianaName:)) {
+        if let chosen = encoding ?? declared.flatMap(String.Encoding.init(charset:)) {
             guard let text = String(data: data, encoding: chosen) else {
                 throw SerializationFailure("the body is not valid \(declared ?? "\(chosen)") text")
             }
@@ -45,7 +45,7 @@ extension ResponseSerializer where Self == StringResponseSerializer {
 
 extension String.Encoding {
     /// The encoding of an IANA charset name, or `nil` when Ferry does not know it.
-    init?(ianaName: String) {
+    init?(charset ianaName: String) {
         switch ianaName.lowercased() {
         case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
         case "us-ascii", "ascii", "iso646-us": self = .ascii

@@ -21,6 +21,21 @@ struct CURLDescriptionTests {
                 """)
     }
 
+    @Test func everySensitiveHeaderIsRedactedWhateverItsCase() {
+        let request = Request(
+            url: URL(string: "http://x.test/")!,
+            headers: [
+                "AUTHORIZATION": "Basic YWRhOnB3", "Proxy-Authorization": "Basic cHJveHk=", "COOKIE": "s=1",
+                "X-Plain": "shown",
+            ])
+        let description = request.cURLDescription()
+        for secret in ["YWRhOnB3", "cHJveHk=", "s=1"] {
+            #expect(!description.contains(secret), "\(secret) in \(description)")
+        }
+        #expect(description.contains("-H 'Proxy-Authorization: ***'"))
+        #expect(description.contains("-H 'X-Plain: shown'"))
+    }
+
     @Test func quotesAreEscapedAndBinaryBodiesDescribed() {
         let text = Request(.put, url: URL(string: "http://x.test/")!, body: .text("it's"))
         #expect(text.cURLDescription().hasSuffix(#"--data-binary 'it'\''s'"#))

@@ -163,17 +163,30 @@ struct DownloadTests {
         #expect(try Data(contentsOf: try second.result.get()) == TestServer.patternBytes(count: 100_000))
     }
 
-    @Test(arguments: [
-        ("attachment; filename=\"../../escape.txt\"", "escape.txt"),
-        ("attachment; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd", "passwd"),
-        ("attachment; filename=\".hidden\"", "hidden"),
-        ("attachment; filename=\"..\"", "download"),
-        ("attachment; filename=\"report.pdf\"", "report.pdf"),
-    ])
-    func aSuggestedFileNameNeverLeavesTheDirectory(disposition: String, expected: String) async throws {
-        let live = try LiveServer()
+    @Test(
+        arguments: TransportKind.allCases,
+        [
+            ("attachment; filename=\"../../escape.txt\"", "escape.txt"),
+            ("attachment; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd", "passwd"),
+            ("attachment; filename*=UTF-8''%2E%2E%5C%2E%2E%5Cboot.ini", "boot.ini"),
+            ("attachment; filename=\"/etc/passwd\"", "passwd"),
+            ("attachment; filename=\"..\\..\\windows\\evil.exe\"", "evil.exe"),
+            ("attachment; filename=\"%2e%2e%2fsecret\"", "%2e%2e%2fsecret"),
+            ("attachment; filename=\".hidden\"", "hidden"),
+            ("attachment; filename=\"..\"", "download"),
+            ("attachment; filename=\".\"", "download"),
+            ("attachment; filename=\"\"", "download"),
+            ("attachment; filename*=UTF-8''%00", "download"),
+            ("attachment; filename=\"\(String(repeating: "a", count: 300))\"", String(repeating: "a", count: 255)),
+            ("attachment; filename=\"report.pdf\"", "report.pdf"),
+        ])
+    func aSuggestedFileNameNeverLeavesTheDirectory(
+        transport: TransportKind, disposition: (String, String)
+    ) async throws {
+        let (value, expected) = disposition
+        let live = try LiveServer(transport: transport)
         live.server.setRoute("/named") { _ in
-            TestResponse(status: 200, headers: [("Content-Disposition", disposition)], body: .data(Data("hi".utf8)))
+            TestResponse(status: 200, headers: [("Content-Disposition", value)], body: .data(Data("hi".utf8)))
         }
         let directory = try TemporaryDirectory()
         let inner = directory.file("inner")
