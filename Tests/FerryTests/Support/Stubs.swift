@@ -1,18 +1,17 @@
 import Ferry
 import FerryTesting
 import Foundation
-import Synchronization
 
 /// Counts calls from a `@Sendable` handler.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
 
 /// Records the requests a handler saw.
 final class RequestLog: Sendable {
-    private let requests = Mutex<[Request]>([])
+    private let requests = Locked<[Request]>([])
     func append(_ request: Request) { requests.withLock { $0.append(request) } }
     var all: [Request] { requests.withLock { $0 } }
 }
