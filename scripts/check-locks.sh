@@ -14,7 +14,7 @@ while IFS= read -r copy; do
   fi
 done < <(find Sources Tests -name Locked.swift ! -path "$canonical")
 if grep -rnE '\bMutex(<|\()' Sources Tests --include='*.swift' \
-  | grep -vE '^[^:]*/Locked\.swift:|^Sources/ferry-tsan-canary/Canary\.swift:'; then
+  | grep -vE '^[^:]*/Locked\.swift:|^Sources/ferry-tsan-canary/Canary\.swift:|^Tests/FerryTests/Locking/LockedTests\.swift:'; then
   echo "check-locks.sh: use Locked (the lock seam), not Mutex, in the lines above" >&2
   status=1
 fi

@@ -12,7 +12,7 @@ struct LiveFaultTests {
             "fault/huge-header",
         ])
     func faultIsATransportError(transport: TransportKind, path: String) async throws {
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(5).scaled }
         let response = await live.session.get(path).response
         let error = try #require(response.error, "\(path) must fail")
         guard case .transport = error.reason else {
@@ -30,14 +30,14 @@ struct LiveFaultTests {
         let response = await live.session.get("fault/stall-headers").response
         #expect(response.error?.reason == .timedOut(.idle))
         #expect(response.timeline.requestDuration >= .milliseconds(400))
-        #expect(response.timeline.requestDuration < .seconds(8))  // no hang
+        #expect(response.timeline.requestDuration < Duration.seconds(8).scaled)  // no hang
     }
 
     @Test(arguments: TransportKind.allCases) func aStalledBodyKeepsTheStatusThatArrived(
         transport: TransportKind
     ) async throws {
         // Long enough for the head to arrive on a loaded two-core machine; the body never completes anyway.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(2) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(2).scaled }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("fault/stall-body").value }
         #expect(error?.reason == .timedOut(.idle))
         #expect(error?.statusCode == 200)

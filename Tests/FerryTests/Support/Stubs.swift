@@ -35,9 +35,10 @@ func waitForever() async throws -> Never {
 
 struct ConditionTimedOut: Error {}
 
-/// Polls `condition` until it holds, failing after `limit`: waits for an observable state, never for a guessed time.
+/// Polls `condition` until it holds, failing after `limit` (scaled by `FERRY_TEST_TIME_SCALE`): waits for an
+/// observable state, never for a guessed time.
 func waitUntil(limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
+    let deadline = ContinuousClock.now + limit.scaled
     while !condition() {
         guard ContinuousClock.now < deadline else { throw ConditionTimedOut() }
         try await Task.sleep(for: .milliseconds(5))
