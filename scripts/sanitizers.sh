@@ -8,7 +8,8 @@
 # For `thread`, it first proves that the build can see a race: ferry-tsan-canary must be reported when it races,
 # and must be clean when it locks through the seam.
 # A test filter (a regular expression, as for --filter) runs only the matching tests, in one process.
-# FERRY_SANITIZER_TRAITS=AsyncHTTPClient builds with that trait too, so that the live suites run on both transports.
+# FERRY_SANITIZER_TRAITS=AsyncHTTPClient builds with that trait too (in .build-tsan-traits / .build-asan-traits), so
+# that the live suites run on both transports.
 # Suppressions (scripts/tsan.supp) may name only code outside Ferry, each entry with its reason.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,7 +21,10 @@ case "$kind" in
   *) echo "usage: scripts/sanitizers.sh thread|address [test filter]" >&2; exit 2 ;;
 esac
 traits=()
-if [[ -n "${FERRY_SANITIZER_TRAITS:-}" ]]; then traits=(--traits "$FERRY_SANITIZER_TRAITS"); fi
+if [[ -n "${FERRY_SANITIZER_TRAITS:-}" ]]; then
+  traits=(--traits "$FERRY_SANITIZER_TRAITS")
+  scratch="$scratch-traits" # its own build directory: switching traits in one would rebuild everything
+fi
 work="${FERRY_CI_WORK:-$PWD/.ci-work}/sanitizers"
 mkdir -p "$work"
 
