@@ -9,14 +9,16 @@
 #      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
 #   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
 #   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package;
-#   7. scripts/sanitizers.sh thread: ThreadSanitizer (in .build-tsan) proves it sees a race (ferry-tsan-canary),
-#      then runs FerryTests and FerryTestServerTests, zero reports;
-#   8. scripts/sanitizers.sh address: the same under AddressSanitizer and LeakSanitizer (in .build-asan).
+#   7. scripts/sanitizers.sh thread: ThreadSanitizer proves it sees a race (ferry-tsan-canary), then runs
+#      FerryTests and FerryTestServerTests with the AsyncHTTPClient trait (both transports; in .build-tsan-traits),
+#      zero reports;
+#   8. scripts/sanitizers.sh address: the same under AddressSanitizer (in .build-asan-traits).
 # Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it),
 # and the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere.
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_SANITIZERS=1 skips steps 7 and 8.
+# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_SANITIZERS=1 skips steps 7 and 8
+# (with FERRY_SKIP_TRAIT=1 they build without the trait: URLSession only).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -84,9 +86,16 @@ echo "test.sh: [${SECONDS}s] 6/8 a consumer of Ferry resolves no package"
 scripts/check-no-dependencies.sh || status=$?
 
 if [[ "${FERRY_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  echo "test.sh: [${SECONDS}s] 7/8 ThreadSanitizer: the canary is seen, the suites run clean (URLSession)"
+  # With the AsyncHTTPClient trait (unless FERRY_SKIP_TRAIT=1), so that the live suites run on both transports.
+  if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
+    export FERRY_SANITIZER_TRAITS=AsyncHTTPClient
+    transports="URLSession and AsyncHTTPClient"
+  else
+    transports="URLSession"
+  fi
+  echo "test.sh: [${SECONDS}s] 7/8 ThreadSanitizer: the canary is seen, the suites run clean ($transports)"
   scripts/sanitizers.sh thread || status=$?
-  echo "test.sh: [${SECONDS}s] 8/8 AddressSanitizer and LeakSanitizer: the suites run clean (URLSession)"
+  echo "test.sh: [${SECONDS}s] 8/8 AddressSanitizer: the suites run clean ($transports)"
   scripts/sanitizers.sh address || status=$?
 fi
 echo "test.sh: [${SECONDS}s] done, status $status"
