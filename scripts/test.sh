@@ -9,11 +9,17 @@
 #   4. the same as 1 with every package trait on (in .build-traits): the live suites run on both transports, and the
 #      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
 #   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
-#   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package.
-# Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it).
+#   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package;
+#   7. scripts/sanitizers.sh thread: ThreadSanitizer proves it sees a race (ferry-tsan-canary), then runs
+#      FerryTests and FerryTestServerTests with the AsyncHTTPClient trait (both transports; in .build-tsan-traits),
+#      zero reports;
+#   8. scripts/sanitizers.sh address: the same under AddressSanitizer (in .build-asan-traits).
+# Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it),
+# and the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere.
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
-# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_FUZZ=1 skips the fuzz smoke.
+# FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_FUZZ=1 skips the fuzz smoke;
+# FERRY_SKIP_SANITIZERS=1 skips steps 7 and 8 (with FERRY_SKIP_TRAIT=1 they build without the trait: URLSession only).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -41,8 +47,10 @@ run_tests() { # run_tests [swift test args...]
 
 echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 columns)"
 swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
+echo "test.sh: [${SECONDS}s] lock seam: Locked.swift copies identical, no Mutex outside them"
+scripts/check-locks.sh || status=$?
 
-echo "test.sh: [${SECONDS}s] 1/6 default build (no dependencies), URLSession transport"
+echo "test.sh: [${SECONDS}s] 1/8 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
 if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
@@ -53,10 +61,10 @@ if [[ "${FERRY_SKIP_FUZZ:-0}" != 1 ]]; then
   scripts/fuzz.sh 1 || status=$?
 fi
 
-echo "test.sh: [${SECONDS}s] 2/6 the README's and the DocC articles' Swift blocks compile"
+echo "test.sh: [${SECONDS}s] 2/8 the README's and the DocC articles' Swift blocks compile"
 scripts/check-readme.sh || status=$?
 
-echo "test.sh: [${SECONDS}s] 3/6 DocC archives of Ferry and FerryTesting, warnings as errors"
+echo "test.sh: [${SECONDS}s] 3/8 DocC archives of Ferry and FerryTesting, warnings as errors"
 scripts/build-docs.sh || status=$?
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
@@ -64,12 +72,12 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # URLSession and on AsyncHTTPClient, and the integration suites (HTTPTypes, OpenAPI, Logging, Tracing, Metrics,
   # ServiceLifecycle) run too.
   TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
-  echo "test.sh: [${SECONDS}s] 4/6 every trait ($TRAITS): the live suites on both transports, the integrations"
+  echo "test.sh: [${SECONDS}s] 4/8 every trait ($TRAITS): the live suites on both transports, the integrations"
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
   # A 5-second soak per transport (scripts/soak.sh runs the full one): fails on a leaked descriptor or a hang.
-  echo "test.sh: [${SECONDS}s] 4/6 soak, 5 s per transport"
+  echo "test.sh: [${SECONDS}s] 4/8 soak, 5 s per transport"
   for transport in urlsession ahc; do
     .build-traits/debug/ferry-soak --transport "$transport" --requests 20000 --cancellations 2000 --faults 200 \
       --seconds 5 || status=$?
@@ -77,11 +85,25 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
 fi
 
 if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
-  echo "test.sh: [${SECONDS}s] 5/6 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
+  echo "test.sh: [${SECONDS}s] 5/8 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
   (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
 fi
 
-echo "test.sh: [${SECONDS}s] 6/6 a consumer of Ferry resolves no package"
+echo "test.sh: [${SECONDS}s] 6/8 a consumer of Ferry resolves no package"
 scripts/check-no-dependencies.sh || status=$?
+
+if [[ "${FERRY_SKIP_SANITIZERS:-0}" != 1 ]]; then
+  # With the AsyncHTTPClient trait (unless FERRY_SKIP_TRAIT=1), so that the live suites run on both transports.
+  if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
+    export FERRY_SANITIZER_TRAITS=AsyncHTTPClient
+    transports="URLSession and AsyncHTTPClient"
+  else
+    transports="URLSession"
+  fi
+  echo "test.sh: [${SECONDS}s] 7/8 ThreadSanitizer: the canary is seen, the suites run clean ($transports)"
+  scripts/sanitizers.sh thread || status=$?
+  echo "test.sh: [${SECONDS}s] 8/8 AddressSanitizer: the suites run clean ($transports)"
+  scripts/sanitizers.sh address || status=$?
+fi
 echo "test.sh: [${SECONDS}s] done, status $status"
 exit "$status"

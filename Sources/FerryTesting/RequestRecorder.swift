@@ -1,6 +1,5 @@
 import Ferry
 import Foundation
-import Synchronization
 
 /// Records the requests an ``InMemoryTransport`` receives, for assertions.
 ///
@@ -18,7 +17,7 @@ public final class RequestRecorder: Sendable {
         var unexpected: [Request] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty recorder.
     public init() {}

@@ -1,6 +1,5 @@
 import Ferry
 import Foundation
-import Synchronization
 
 /// A stub's body with pauses between chunks or a failure at the end; the pauses are stoppable, so a timeout or a
 /// cancellation ends them.
@@ -9,7 +8,7 @@ final class StubBodySource: ResponseBodySource {
     private let interval: Duration
     private let failure: StubFailure?
     private let context: TransportContext
-    private let next = Mutex(0)
+    private let next = Locked(0)
 
     init(_ stub: StubResponse, context: TransportContext) {
         chunks = stub.chunks

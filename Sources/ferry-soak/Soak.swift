@@ -1,6 +1,5 @@
 import Ferry
 import Foundation
-import Synchronization
 
 /// The three phases of a soak, each bounded by the run's time limit.
 struct Soak: Sendable {
@@ -64,7 +63,7 @@ struct Soak: Sendable {
 /// Counts outcomes by reason, times the phases, and prints the summary.
 final class SoakReport: Sendable {
     let start: ProcessSnapshot
-    private let state = Mutex<(outcomes: [String: Int], phases: [String], failures: Int)>(([:], [], 0))
+    private let state = Locked<(outcomes: [String: Int], phases: [String], failures: Int)>(([:], [], 0))
 
     init(start: ProcessSnapshot) {
         self.start = start

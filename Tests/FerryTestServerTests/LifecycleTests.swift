@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import FerryTestServer
@@ -103,7 +102,7 @@ struct LifecycleTests {
     @Test("A handler may call shutdown without deadlocking; the next shutdown waits for it")
     func shutdownFromHandler() throws {
         let server = try TestServer()
-        let returned = Mutex(false)
+        let returned = Locked(false)
         server.setRoute("/stop") { [weak server] _ in
             server?.shutdown()
             returned.withLock { $0 = true }

@@ -27,7 +27,7 @@ public final class CookieJar: Sendable {
     /// How much the jar keeps.
     public let limits: Limits
     private let now: @Sendable () -> Date
-    private let storage: Mutex<CookieStorage>
+    private let storage: Locked<CookieStorage>
 
     /// Creates an empty jar.
     /// - Parameters:
@@ -38,7 +38,7 @@ public final class CookieJar: Sendable {
     public init(limits: Limits = Limits(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.limits = limits
         self.now = now
-        storage = Mutex(CookieStorage(limits: limits))
+        storage = Locked(CookieStorage(limits: limits))
     }
 
     /// The cookies a request to `url` sends, in the order they are sent: longer paths first, then older ones.

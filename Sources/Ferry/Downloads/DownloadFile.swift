@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The file a download writes while it runs: a temporary file Ferry owns, moved to the destination only when the
 /// download succeeds.
@@ -24,7 +23,7 @@ final class DownloadFile: Sendable {
     let url: URL
     /// The bytes already on disk from an earlier attempt, when resuming.
     let resumeOffset: Int64
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(url: URL, resumeOffset: Int64 = 0) {
         self.url = url

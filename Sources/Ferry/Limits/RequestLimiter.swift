@@ -8,7 +8,7 @@ import Synchronization
 final class RequestLimiter: Sendable {
     private typealias Waiter = UnsafeContinuation<FerryError?, Never>
 
-    private let state: Mutex<StateMachine<Waiter>>
+    private let state: Locked<StateMachine<Waiter>>
 
     /// A limiter, or `nil` when neither limit is set.
     /// - Parameters:
@@ -16,7 +16,7 @@ final class RequestLimiter: Sendable {
     ///   - total: The most requests in flight in all; `nil` for no limit.
     init?(perHost: Int?, total: Int?) {
         guard perHost != nil || total != nil else { return nil }
-        state = Mutex(StateMachine(perHost: perHost, total: total))
+        state = Locked(StateMachine(perHost: perHost, total: total))
     }
 
     /// The key a URL's slot is counted under: scheme, host and port (the scheme's default when absent).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Pipeline {
     /// Reads the body of `opened` into `receiver`'s destination, reporting progress and activity as it goes.
@@ -56,10 +55,10 @@ final class BodyReceiver<Destination: BodyDestination>: Sendable {
         var timeout: TimeoutScheduler.Registration?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ destination: sending Destination) {
-        state = Mutex(State(destination: destination))
+        state = Locked(State(destination: destination))
     }
 
     /// The destination as it is now (for the part of a body that arrived before a failure).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if Tracing
 import Tracing
@@ -28,7 +27,7 @@ final class Transfer: Sendable {
     private let job: Job
     /// Where the transfer's events go: read once from the session, never by copying the pipeline out of the job.
     private let events: EventDelivery?
-    private let state = Mutex(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
+    private let state = Locked(StateMachine<UnsafeContinuation<TransferOutcome, Never>>())
 
     /// A transfer that runs `job` when first awaited.
     init(

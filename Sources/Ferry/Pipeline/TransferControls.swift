@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a running transfer shares with the pipeline: how it is stopped, where progress goes, and how a transport
 /// that cannot pause buffers unread bytes.
 ///
@@ -11,9 +9,9 @@ final class TransferControls: Sendable {
     /// The request's identity in monitor events.
     let id = RequestID.next()
 
-    let stopState = Mutex(StopSignal.StateMachine<StopSignal.Handler>())
-    let downloadState = Mutex(ProgressReporter.State())
-    let uploadState = Mutex(ProgressReporter.State())
+    let stopState = Locked(StopSignal.StateMachine<StopSignal.Handler>())
+    let downloadState = Locked(ProgressReporter.State())
+    let uploadState = Locked(ProgressReporter.State())
 
     init(bufferOptions: StreamOptions? = nil) {
         self.bufferOptions = bufferOptions

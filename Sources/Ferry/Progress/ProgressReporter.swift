@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Collects byte counts from a transport callback and fans throttled snapshots out to any number of consumers.
 ///
 /// `update` runs on the transport's callbacks: it takes a lock, reads the clock, and yields only when a snapshot is

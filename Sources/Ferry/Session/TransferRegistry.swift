@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The transfers a session is running, and whether it was shut down: touched twice per request (start and end),
 /// under a lock, with no hop onto the session's actor.
 final class TransferRegistry: Sendable {
@@ -8,7 +6,7 @@ final class TransferRegistry: Sendable {
         var isShutDown = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers a transfer that starts; `false` once the session is shut down.
     func begin(_ transfer: some RunningTransfer) -> Bool {

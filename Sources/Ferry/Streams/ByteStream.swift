@@ -33,7 +33,7 @@ public struct ByteStream: AsyncSequence, Sendable {
     final class Consumer: Sendable {
         private let task: StreamTask
         private let claimed: Bool
-        private let state = MutexBox(Phase.fresh)
+        private let state = LockedBox(Phase.fresh)
 
         enum Phase { case fresh, streaming, ended }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The adapter between a transport that pushes a response body (URLSession's delegate callbacks, on one serial
 /// queue: a single producer) and the one consumer that pulls it.
@@ -18,7 +17,7 @@ final class StreamBuffer: Sendable {
     private typealias StateMachine = StreamBufferStateMachine<SpillFile, UnsafeContinuation<Void, Never>>
 
     /// The state, behind the lock.
-    private let state: Mutex<StateMachine>
+    private let state: Locked<StateMachine>
     /// Where spill files go.
     private let spillDirectory: URL
 
@@ -27,7 +26,7 @@ final class StreamBuffer: Sendable {
     ///   - options: The memory capacity and what happens past it.
     ///   - spillDirectory: Where spill files go; the temporary directory by default.
     init(options: StreamOptions, spillDirectory: URL = FileManager.default.temporaryDirectory) {
-        state = Mutex(StateMachine(capacity: Int64(options.bufferSize), overflow: options.overflow))
+        state = Locked(StateMachine(capacity: Int64(options.bufferSize), overflow: options.overflow))
         self.spillDirectory = spillDirectory
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A streamed request's transfer: opened (sent, until the final head) by the first task that awaits the head,
 /// then read chunk by chunk by the one consumer of its body, in the consumer's task. Nothing runs while nobody
@@ -24,7 +23,7 @@ final class StreamTransfer: RunningTransfer {
     private let request: Request
     private let pipeline: Pipeline
     private let registry: TransferRegistry?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(request: Request, pipeline: Pipeline, registry: TransferRegistry?, options: StreamOptions) {
         self.request = request

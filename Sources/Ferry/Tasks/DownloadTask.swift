@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A running or finished download.
 ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The one timer of a session, serving the idle and total timeouts of all its requests.
 ///
 /// A single sleeping task wakes at the earliest instant a request may run out, reports what did, and plans its
@@ -84,7 +82,7 @@ final class TimeoutScheduler: Sendable {
     /// Where the time is read and the sleeper sleeps.
     private let clock: any TimeoutClock
     /// The state.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a scheduler; no task runs until a timeout is registered.
     /// - Parameter clock: The clock; the system's by default.

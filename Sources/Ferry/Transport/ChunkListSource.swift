@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// A body whose chunks are already in memory (``ResponseBody/chunks(_:)``).
 final class ChunkListSource: ResponseBodySource {
-    private let state: Mutex<(chunks: [Data], next: Int)>
+    private let state: Locked<(chunks: [Data], next: Int)>
 
     init(_ chunks: [Data]) {
-        state = Mutex((chunks, 0))
+        state = Locked((chunks, 0))
     }
 
     func next() async throws -> Data? {

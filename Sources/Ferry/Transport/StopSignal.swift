@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How Ferry stops a running request from outside its task (a timeout, `cancel()`, a session shutdown): records
 /// the reason once and calls the handler the transport installed, outside the lock.
 ///

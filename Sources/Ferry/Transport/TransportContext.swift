@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a ``Transport`` gets besides the request: where it reports activity, upload progress and metrics, and how
 /// Ferry stops the request.
@@ -14,7 +13,7 @@ public final class TransportContext: Sendable {
     let signal: StopSignal
     private let timeout: TimeoutScheduler.Registration?
     private let uploadProgress: ProgressReporter?
-    private let state = Mutex((bytesSent: Int64(0), transactions: [TransactionMetrics]()))
+    private let state = Locked((bytesSent: Int64(0), transactions: [TransactionMetrics]()))
 
     init(
         signal: StopSignal, timeout: TimeoutScheduler.Registration?, uploadProgress: ProgressReporter?,
@@ -102,7 +101,7 @@ private final class StopRace<Value: Sendable>: Sendable {
         case resumed
     }
 
-    private let state = Mutex(State.pending(nil))
+    private let state = Locked(State.pending(nil))
 
     func run(_ operation: @Sendable () async throws -> Value) async {
         do {

@@ -82,7 +82,7 @@ struct Connection {
         POSIX.shutdownWrite(fd)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(2))
-        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var scratch = [UInt8].zeroed(count: 16 * 1024)
         var drained = 0
         drain: while drained < 1024 * 1024 {
             switch core.waitForInput(fd, timeout: clock.now.duration(to: deadline)) {

@@ -133,7 +133,7 @@ struct ResponseWriter {
 
     /// Sends nothing until the peer leaves or the server shuts down, discarding whatever the peer sends.
     private func stall() {
-        var scratch = [UInt8](repeating: 0, count: 4096)
+        var scratch = [UInt8].zeroed(count: 4096)
         while true {
             switch core.waitForInput(fd) {
             case .woken:

@@ -115,7 +115,9 @@ struct SocketReader {
             start = 0
         }
         if buffer.count - end < Self.receiveSize {
-            buffer.append(contentsOf: repeatElement(0, count: Self.receiveSize - (buffer.count - end)))
+            buffer = buffer.withUnsafeBufferPointer { unread in
+                .zeroed(count: end + Self.receiveSize, prefix: UnsafeBufferPointer(rebasing: unread[..<end]))
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +19,7 @@ final class ServerCore: Sendable {
     /// The read end of the wake pipe. Shutdown closes the write end, which makes this readable for every `poll`.
     let wakeFD: Int32
     private let threadName: String
-    private let state: Mutex<ServerState>
+    private let state: Locked<ServerState>
     private let threads = DispatchGroup()
 
     init(address: LoopbackAddress, port: Int, routes: [String: TestServer.Handler]) throws(TestServerError) {
@@ -46,7 +45,7 @@ final class ServerCore: Sendable {
         self.wakeFD = pipeFDs[0]
         self.baseURL = URL(string: "http://\(address.urlHost):\(listening.port)")!
         self.threadName = "FerryTestServer \(address.urlHost):\(listening.port)"
-        self.state = Mutex(ServerState(wakeWriteFD: pipeFDs[1], routes: routes))
+        self.state = Locked(ServerState(wakeWriteFD: pipeFDs[1], routes: routes))
         threads.enter()
         spawn { core in Listener(core: core).run() }
     }

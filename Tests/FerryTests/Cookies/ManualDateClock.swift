@@ -3,11 +3,11 @@ import Synchronization
 
 /// A wall clock that moves only when a test advances it, for a `CookieJar`'s `now`.
 final class ManualDateClock: Sendable {
-    private let date: Mutex<Date>
+    private let date: Locked<Date>
 
     /// Creates a clock stopped at `start`.
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        date = Mutex(start)
+        date = Locked(start)
     }
 
     /// The clock's current date.

@@ -3,7 +3,6 @@
 import FerryTesting
 import Foundation
 import Logging
-import Synchronization
 import Testing
 
 /// A log handler that keeps every record, for tests.
@@ -14,8 +13,8 @@ final class RecordingLogHandler: LogHandler, Sendable {
         var metadata: Logger.Metadata
     }
 
-    private let storage = Mutex<[Record]>([])
-    private let base = Mutex<(Logger.Metadata, Logger.Level)>(([:], .trace))
+    private let storage = Locked<[Record]>([])
+    private let base = Locked<(Logger.Metadata, Logger.Level)>(([:], .trace))
 
     var records: [Record] { storage.withLock { $0 } }
 

@@ -4,7 +4,6 @@ import FerryTesting
 import Foundation
 import InMemoryTracing
 import Testing
-import Synchronization
 import Tracing
 
 @Suite("Tracing trait: a client span per request, traceparent on every attempt")
@@ -52,7 +51,7 @@ struct TracingTests {
 
 /// Values appended from a transport's handler.
 final class Recorded: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     var values: [String] { storage.withLock { $0 } }
     var count: Int { values.count }
     func append(_ value: String) { storage.withLock { $0.append(value) } }

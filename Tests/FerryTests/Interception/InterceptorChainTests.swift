@@ -1,7 +1,6 @@
 import Ferry
 import FerryTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Interceptor chain (in memory)")
@@ -48,7 +47,7 @@ struct InterceptorChainTests {
 
     @Test func theFirstRetrierThatRetriesDecidesAndSeesTheHistory() async throws {
         let calls = Counter()
-        let seen = Mutex<[[Int?]]>([])
+        let seen = Locked<[[Int?]]>([])
         let never = Interceptor.retrier { _ in .doNotRetry }
         let recording = Interceptor.retrier { failure in
             seen.withLock { $0.append(failure.previousErrors.map(\.statusCode) + [failure.error.statusCode]) }

@@ -64,6 +64,7 @@ struct LiveConcurrencyTests {
         waiter.cancel()
         let result = await waiter.result
         #expect(throws: FerryError.self) { try result.get() }
-        #expect(ContinuousClock.now - started < .seconds(8))  // before the 10 s idle timeout: the cancellation ended it
+        // Before the (10 s) idle timeout: the cancellation ended it.
+        #expect(ContinuousClock.now - started < Duration.seconds(8).scaled)
     }
 }

@@ -14,7 +14,7 @@ struct LiveFaultTests {
     func faultIsATransportError(transport: TransportKind, path: String) async throws {
         // The idle timeout only bounds a hang: on a loaded machine libcurl reports a reset or close late, and the
         // assertion is about which error comes, not how fast.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(30) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(30).scaled }
         let response = await live.session.get(path).response
         let error = try #require(response.error, "\(path) must fail")
         guard case .transport = error.reason else {
@@ -32,14 +32,14 @@ struct LiveFaultTests {
         let response = await live.session.get("fault/stall-headers").response
         #expect(response.error?.reason == .timedOut(.idle))
         #expect(response.timeline.requestDuration >= .milliseconds(400))
-        #expect(response.timeline.requestDuration < .seconds(8))  // no hang
+        #expect(response.timeline.requestDuration < Duration.seconds(8).scaled)  // no hang
     }
 
     @Test(arguments: TransportKind.allCases) func aStalledBodyKeepsTheStatusThatArrived(
         transport: TransportKind
     ) async throws {
         // Long enough for the head to arrive on a loaded two-core machine; the body never completes anyway.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(5).scaled }
         let error = await #expect(throws: FerryError.self) { try await live.session.get("fault/stall-body").value }
         #expect(error?.reason == .timedOut(.idle))
         #expect(error?.statusCode == 200)
@@ -50,10 +50,12 @@ struct LiveFaultTests {
     ) async throws {
         // Gaps of 1 s under a 4 s idle timeout, 5 s in all: an idle timer that measured the whole request fails. The
         // margin is wide because the test suite's CPU-bound tests can starve the 2 cooperative threads for seconds,
-        // and with AsyncHTTPClient the bytes reach Ferry (and count as activity) on that pool.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(4) }
+        // and with AsyncHTTPClient the bytes reach Ferry (and count as activity) on that pool. A slow build scales
+        // the gaps, the idle timeout and the whole alike, so that the test means the same.
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(4).scaled }
+        let duration = String(5 * TestTime.scale)
         let data = try await live.session.get(
-            "drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: "5")]
+            "drip", query: [.init(name: "numbytes", value: "5"), .init(name: "duration", value: duration)]
         )
         .serializingData()
         #expect(data == Data("*****".utf8))

@@ -14,7 +14,7 @@ struct LiveHostileServerTests {
     func anInvalidOrConflictingContentLengthIsAFramingError(transport: TransportKind, path: String) async throws {
         // Given: a head whose Content-Length is unparsable, negative or conflicting, 9 bytes, then a close. (The idle
         // timeout only bounds a hang, generously for a loaded machine.)
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(30) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(30).scaled }
 
         // When
         let response = await live.session.get(path).response
@@ -30,7 +30,7 @@ struct LiveHostileServerTests {
     func anIdenticalRepeatedContentLengthIsALength(transport: TransportKind) async throws {
         // RFC 9110 §8.6 lets a recipient take `9, 9` as 9. URLSession and Ferry do; AsyncHTTPClient's parser
         // (llhttp) refuses any repeated Content-Length, which the RFC allows too.
-        let live = try LiveServer(transport: transport) { $0.idleTimeout = .seconds(5) }
+        let live = try LiveServer(transport: transport) { $0.idleTimeout = Duration.seconds(5).scaled }
         live.server.setRoute("/repeated") { _ in .fault(.contentLengths(["9", "9"], body: Data("truncated".utf8))) }
         let response = await live.session.get("repeated").response
         if let error = response.error {
@@ -57,7 +57,7 @@ struct LiveHostileServerTests {
         // Then: at once (about 1 ms), not after AsyncHTTPClient's connect retries until its 10 s connect timeout; the
         // bound leaves room for a loaded machine's pauses.
         #expect(error?.reason == .transport(.cannotConnect))
-        #expect(elapsed < .seconds(9), "a refused connection took \(elapsed)")
+        #expect(elapsed < Duration.seconds(9).scaled, "a refused connection took \(elapsed)")
         await session.shutdown()
     }
 
@@ -77,7 +77,7 @@ struct LiveHostileServerTests {
         } else {
             #expect(error.reason == .timedOut(.idle), "\(error)")
         }
-        #expect(response.timeline.requestDuration < .seconds(30))
+        #expect(response.timeline.requestDuration < Duration.seconds(30).scaled)
     }
 
     @Test func aCompressedBodyWithinTheLimitIsDecoded() async throws {

@@ -24,7 +24,7 @@ struct LiveTimelineTests {
     @Test(arguments: TransportKind.allCases) func aRetriedRequestListsEveryAttempt(
         transport: TransportKind
     ) async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let live = try LiveServer(transport: transport) {
             $0.interceptors = [RetryPolicy(maximumAttempts: 4, baseDelay: .milliseconds(1), random: { 0 })]
         }
@@ -50,7 +50,7 @@ struct LiveTimelineTests {
     @Test(arguments: TransportKind.allCases) func aRetriedTransportFailureRecordsItsReason(
         transport: TransportKind
     ) async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let live = try LiveServer(transport: transport) {
             $0.interceptors = [RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(1), random: { 0 })]
         }

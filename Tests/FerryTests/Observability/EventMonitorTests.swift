@@ -1,12 +1,11 @@
 import Ferry
 import FerryTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// Records every event as a line, per request.
 final class RecordingMonitor: EventMonitor {
-    private let lines = Mutex<[(RequestID, String)]>([])
+    private let lines = Locked<[(RequestID, String)]>([])
 
     func events(of id: RequestID? = nil) -> [String] {
         lines.withLock { $0.filter { id == nil || $0.0 == id }.map(\.1) }

@@ -1,7 +1,6 @@
 @testable import Ferry
 import FerryTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// A value the caller sets and the transport reads: task-local values reach the transport because the transfer
@@ -89,7 +88,7 @@ private final class CallLog: Sendable {
         weak var value: CallState?
     }
 
-    let calls = Mutex<[Weak]>([])
+    let calls = Locked<[Weak]>([])
 }
 
 /// A transport whose stop handler holds the call's state, which holds the context, as real transports do.

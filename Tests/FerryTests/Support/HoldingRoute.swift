@@ -14,7 +14,7 @@ final class HoldingRoute: Sendable {
         var arrivals: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let gate = DispatchSemaphore(value: 0)
 
     /// The handler to install on the server.

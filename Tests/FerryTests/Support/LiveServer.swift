@@ -11,7 +11,7 @@ struct LiveServer: ~Copyable {
     init(transport: TransportKind = .urlSession, configure: (inout Session.Configuration) -> Void = { _ in }) throws {
         server = try TestServer()
         var configuration = Session.Configuration(
-            baseURL: server.baseURL, idleTimeout: .seconds(10), transport: transport.makeTransport())
+            baseURL: server.baseURL, idleTimeout: Duration.seconds(10).scaled, transport: transport.makeTransport())
         configure(&configuration)
         session = Session(configuration: configuration)
     }

@@ -1,18 +1,17 @@
 import Ferry
 import FerryTesting
 import Foundation
-import Synchronization
 
 /// Counts calls from a `@Sendable` handler.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
 
 /// Records the requests a handler saw.
 final class RequestLog: Sendable {
-    private let requests = Mutex<[Request]>([])
+    private let requests = Locked<[Request]>([])
     func append(_ request: Request) { requests.withLock { $0.append(request) } }
     var all: [Request] { requests.withLock { $0 } }
 }
@@ -36,9 +35,10 @@ func waitForever() async throws -> Never {
 
 struct ConditionTimedOut: Error {}
 
-/// Polls `condition` until it holds, failing after `limit`: waits for an observable state, never for a guessed time.
+/// Polls `condition` until it holds, failing after `limit` (scaled by `FERRY_TEST_TIME_SCALE`): waits for an
+/// observable state, never for a guessed time.
 func waitUntil(limit: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
+    let deadline = ContinuousClock.now + limit.scaled
     while !condition() {
         guard ContinuousClock.now < deadline else { throw ConditionTimedOut() }
         try await Task.sleep(for: .milliseconds(5))

@@ -1,5 +1,4 @@
 @testable import Ferry
-import Synchronization
 
 /// A clock that moves only when a test advances it, and lets the test wait until something sleeps on it.
 final class ManualTimeoutClock: TimeoutClock {
@@ -47,11 +46,11 @@ final class ManualTimeoutClock: TimeoutClock {
     }
 
     /// The state.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a clock stopped at the real current instant.
     init() {
-        state = Mutex(State(now: .now))
+        state = Locked(State(now: .now))
     }
 
     /// The clock's current instant.

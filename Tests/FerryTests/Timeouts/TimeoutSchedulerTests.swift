@@ -1,5 +1,4 @@
 @testable import Ferry
-import Synchronization
 import Testing
 
 /// The session's one timer on a manual clock: time moves only when a test advances it, and tests wait on the
@@ -230,7 +229,7 @@ final class TimeoutRecorder: Sendable {
     }
 
     /// The state.
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The timeouts reported so far.
     var kinds: [FerryError.TimeoutKind] { state.withLock { $0.kinds } }

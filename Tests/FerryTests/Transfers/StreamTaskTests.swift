@@ -2,7 +2,6 @@
 import FerryTestServer
 import FerryTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Response byte streams")
@@ -201,10 +200,10 @@ private struct PulledTransport: Transport {
 }
 
 private final class CountingBody: ResponseBodySource {
-    private let state: Mutex<(chunks: [Data], pulled: Int)>
+    private let state: Locked<(chunks: [Data], pulled: Int)>
 
     init(chunks: [Data]) {
-        state = Mutex((chunks, 0))
+        state = Locked((chunks, 0))
     }
 
     var pulled: Int { state.withLock { $0.pulled } }

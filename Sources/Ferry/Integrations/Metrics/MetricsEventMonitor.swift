@@ -1,7 +1,6 @@
 #if Metrics
 public import CoreMetrics
 import Metrics
-import Synchronization
 
 /// An ``EventMonitor`` that feeds swift-metrics from Ferry's events and timeline:
 ///
@@ -15,7 +14,7 @@ import Synchronization
 public final class MetricsEventMonitor: EventMonitor {
     private let factory: any MetricsFactory
     private let active: Meter
-    private let running = Mutex<Set<RequestID>>([])
+    private let running = Locked<Set<RequestID>>([])
 
     /// Creates a monitor.
     /// - Parameter factory: Where the metrics go; the bootstrapped `MetricsSystem`'s by default.

@@ -19,7 +19,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     private let context: TransportContext
     private let url: URL
     private let expectedUpload: Int64?
-    private let state = Mutex(Machine())
+    private let state = Locked(Machine())
     private let sent = Atomic<Int64>(0)
 
     init(context: TransportContext, url: URL, expectedUpload: Int64?) {

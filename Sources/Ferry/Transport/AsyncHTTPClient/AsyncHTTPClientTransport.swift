@@ -3,7 +3,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// Ferry on swift-server/async-http-client, the engine server Swift trusts: real back-pressure (a slow stream
 /// consumer pauses the socket read), streamed request bodies, HTTP/1.1 and HTTP/2 connection pooling.
@@ -48,7 +47,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
     private let ownsClient: Bool
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
 
     /// Creates a transport with a client of its own, shut down with the session.
     /// - Parameter configuration: The client's configuration; keep `redirectConfiguration: .disallow`.

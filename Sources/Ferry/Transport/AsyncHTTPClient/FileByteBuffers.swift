@@ -1,7 +1,6 @@
 #if AsyncHTTPClient
 import Foundation
 import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +56,7 @@ struct FileByteBuffers: AsyncSequence, Sendable {
     /// The file's descriptor, opened on first read and closed at the end, on failure, or when the body is dropped.
     final class OpenFile: Sendable {
         let url: URL
-        private let descriptor = Mutex<Int32?>(nil)
+        private let descriptor = Locked<Int32?>(nil)
 
         init(url: URL) {
             self.url = url

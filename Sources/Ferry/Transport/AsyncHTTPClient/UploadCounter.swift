@@ -1,13 +1,12 @@
 #if AsyncHTTPClient
 import Foundation
 import NIOCore
-import Synchronization
 
 /// Counts request body bytes as AsyncHTTPClient pulls them, for upload progress and the metrics.
 final class UploadCounter: Sendable {
     private let context: TransportContext
     private let expected: Int64?
-    private let state = Mutex(Int64(0))
+    private let state = Locked(Int64(0))
 
     init(context: TransportContext, expected: Int64?) {
         self.context = context

@@ -20,7 +20,7 @@ final class URLSessionCall: Sendable {
     /// touched only by delegate callbacks, which the session's serial delegate queue runs one at a time.
     private let decodedLimit = Atomic<Int64>(.max)
     private let decoded = Atomic<Int64>(0)
-    private let state = Mutex(StateMachine<URLSessionTask, HeadContinuation>())
+    private let state = Locked(StateMachine<URLSessionTask, HeadContinuation>())
     private let challenged = Atomic(false)
     private let stopped = Atomic(false)
 

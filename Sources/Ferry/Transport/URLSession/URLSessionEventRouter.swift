@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,7 +7,7 @@ import FoundationNetworking
 /// The one delegate of a transport's URLSession: routes each callback to its ``URLSessionCall`` by task
 /// identifier. Callbacks for a task Ferry has finished with (cancelled, failed) are dropped.
 final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let calls = Mutex<[Int: URLSessionCall]>([:])
+    private let calls = Locked<[Int: URLSessionCall]>([:])
 
     func register(_ call: URLSessionCall, for identifier: Int) {
         calls.withLock { $0[identifier] = call }

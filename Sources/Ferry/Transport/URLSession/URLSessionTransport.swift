@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,7 +15,7 @@ public final class URLSessionTransport: Transport {
     private let router: URLSessionEventRouter
     /// Where tasks are made and resumed, off the cooperative pool.
     private let taskQueue = DispatchQueue(label: "Ferry.URLSessionTransport.tasks")
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
     /// How far a compressed body may expand.
     public let decompressionLimit: DecompressionLimit
 

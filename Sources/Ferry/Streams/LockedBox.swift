@@ -1,11 +1,9 @@
-import Synchronization
-
 /// A value behind a lock, for small state read and written whole.
-final class MutexBox<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+final class LockedBox<Value: Sendable>: Sendable {
+    private let storage: Locked<Value>
 
     init(_ value: Value) {
-        storage = Mutex(value)
+        storage = Locked(value)
     }
 
     var value: Value {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Ferry's test suites under a sanitizer:  scripts/sanitizers.sh thread|address [test filter]
+#   thread   ThreadSanitizer, in .build-tsan;  address   AddressSanitizer, in .build-asan.
+# Builds the package and its tests with `--sanitize=…` and `-DFERRY_SANITIZER_LOCKS` (Ferry's lock seam, `Locked`,
+# then runs on pthread mutexes, which TSan sees; see RELIABILITY.md, "Sanitizers"), then runs FerryTests and
+# FerryTestServerTests, each in its own process, on the default transport (URLSession). Any sanitizer report fails
+# the run: the runtime's exit code is set, and the output is searched for reports too.
+# For `thread`, it first proves that the build can see a race: ferry-tsan-canary must be reported when it races,
+# and must be clean when it locks through the seam.
+# A test filter (a regular expression, as for --filter) runs only the matching tests, in one process.
+# FERRY_SANITIZER_TRAITS=AsyncHTTPClient builds with that trait too (in .build-tsan-traits / .build-asan-traits), so
+# that the live suites run on both transports.
+# Suppressions (scripts/tsan.supp) may name only code outside Ferry, each entry with its reason.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+kind="${1:-}"
+filter="${2:-}"
+case "$kind" in
+  thread) scratch=.build-tsan ;;
+  address) scratch=.build-asan ;;
+  *) echo "usage: scripts/sanitizers.sh thread|address [test filter]" >&2; exit 2 ;;
+esac
+traits=()
+if [[ -n "${FERRY_SANITIZER_TRAITS:-}" ]]; then
+  traits=(--traits "$FERRY_SANITIZER_TRAITS")
+  scratch="$scratch-traits" # its own build directory: switching traits in one would rebuild everything
+fi
+work="${FERRY_CI_WORK:-$PWD/.ci-work}/sanitizers"
+mkdir -p "$work"
+
+start=$SECONDS
+swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${traits[@]}" \
+  -Xswiftc -DFERRY_SANITIZER_LOCKS -Xswiftc -warnings-as-errors
+echo "sanitizers.sh: $kind build took $((SECONDS - start)) s"
+bin="$(swift build --sanitize="$kind" --scratch-path "$scratch" "${traits[@]}" --show-bin-path)"
+
+# Exit code 66 when the runtime reported anything (the run goes on, so that one run shows every report).
+export TSAN_OPTIONS="exitcode=66:halt_on_error=0:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+# LeakSanitizer is off (RELIABILITY.md, "Sanitizers"): Swift keeps enum tags in the spare bits of the pointers it
+# stores, so LSan cannot follow them and reports reachable objects (a static let's Data) as leaks; and libcurl keeps
+# its global state to the end of the process. Leaks are the soak's job (descriptors and RSS, scripts/soak.sh).
+export ASAN_OPTIONS="exitcode=66:halt_on_error=1:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# Timing tests scale their deadlines by this factor (never skipped): a sanitized build runs several times slower.
+export FERRY_TEST_TIME_SCALE="${FERRY_TEST_TIME_SCALE:-4}"
+# A temporary directory of its own: some tests check that they leave no temporary file behind, which another
+# process's files (another checkout's test run) must not upset.
+export TMPDIR="$work/tmp-$kind"
+rm -rf "$TMPDIR" && mkdir -p "$TMPDIR"
+# A crashing child process (the FoundationNetworking trap a test provokes on purpose) ends at once, without the
+# Swift backtracer, which is slow under a sanitizer.
+export SWIFT_BACKTRACE="enable=no"
+
+reports() { # reports LOG: how many sanitizer reports LOG holds
+  grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$1" || true
+}
+
+status=0
+if [[ "$kind" == thread ]]; then
+  for mode in race locked mutex; do
+    log="$work/canary-$mode.log"
+    "$bin/ferry-tsan-canary" "$mode" >"$log" 2>&1 || true
+    echo "sanitizers.sh: ferry-tsan-canary $mode: $(reports "$log") report(s)"
+  done
+  if [[ "$(reports "$work/canary-race.log")" == 0 ]]; then
+    echo "sanitizers.sh: FAIL: ThreadSanitizer did not see the canary's race: this build cannot find races" >&2
+    status=1
+  fi
+  if [[ "$(reports "$work/canary-locked.log")" != 0 ]]; then
+    echo "sanitizers.sh: FAIL: ThreadSanitizer reported the canary's correct locking through Locked:" >&2
+    cat "$work/canary-locked.log" >&2
+    status=1
+  fi
+  # `mutex` is informative: a report there is TSan not understanding Synchronization.Mutex (RELIABILITY.md).
+fi
+
+if [[ -n "$filter" ]]; then suites=("$filter"); else suites=('FerryTests\.' 'FerryTestServerTests\.'); fi
+for suite in "${suites[@]}"; do
+  log="$work/$kind-$(tr -cd '[:alnum:]' <<<"$suite").log"
+  suite_start=$SECONDS
+  rc=0
+  "$bin/FerryPackageTests.xctest" --testing-library swift-testing --filter "$suite" >"$log" 2>&1 || rc=$?
+  count="$(reports "$log")"
+  echo "sanitizers.sh: [$((SECONDS - suite_start))s] $kind $suite: exit $rc, $count sanitizer report(s), $(grep -E 'Test run with' "$log" | tail -1 | cut -c5-)"
+  if [[ "$rc" != 0 || "$count" != 0 ]]; then
+    grep -E "^✘|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY" "$log" | head -40 >&2 || true
+    echo "sanitizers.sh: FAIL: see $log" >&2
+    status=1
+  fi
+done
+echo "sanitizers.sh: $kind done in $((SECONDS - start)) s, status $status"
+exit "$status"
