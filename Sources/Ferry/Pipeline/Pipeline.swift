@@ -116,7 +116,12 @@ final class Pipeline: Sendable {
             #endif
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
-            try await admit(sent, hop: redirects, controls: controls, exchange: &exchange)
+            let handOver = ContinuousClock.now
+            exchange.beginHop(sent, hop: redirects, at: handOver)
+            // Without limits, no wait and no call: a session without a limiter pays this one check.
+            if let limiter {
+                try await admit(sent, to: limiter, since: handOver, controls: controls, exchange: &exchange)
+            }
             let response = try await configuration.transport.send(sent, context: context)
             configuration.cookieJar?.storeCookies(of: response.head, for: current.url)
             exchange.received(response.head)
