@@ -51,14 +51,16 @@ extension Exchange {
     }
 
     /// Every request's record for the outcome, the one still running ending at `end` (with `error`, when it failed).
-    func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
-        guard isHopOpen else { return attempts }
-        var all = attempts
-        all.updateLast { last in
-            last.end = end
-            if last.failure == nil { last.failure = error?.reason }
+    /// Ends it in place, so the record is not copied.
+    mutating func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
+        if isHopOpen {
+            attempts.updateLast { last in
+                last.end = end
+                if last.failure == nil { last.failure = error?.reason }
+            }
+            isHopOpen = false
         }
-        return all
+        return attempts
     }
 
     /// Ends what the request holds: its timeout registration and its slot.

@@ -43,7 +43,7 @@ struct Exchange: Sendable {
     }
 
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
-    func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
+    mutating func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
         let error = error?.adding(request: request, response: head, body: body)
         let now = ContinuousClock.now
         let timeline = Timeline(

@@ -82,33 +82,26 @@ extension Timeline {
         public var duration: Duration { start.duration(to: end) }
     }
 
-    /// The attempts, first held inline: a request that is neither retried nor redirected allocates no array.
+    /// The attempts, in one array: the record of a request lives on the heap, not in the async frames the pipeline
+    /// passes it through (inline, its 233 bytes grew those frames past the task allocator's slab, which cost more
+    /// allocations than the array's one).
     struct Attempts: Sendable, Hashable {
-        private(set) var first: Attempt?
-        private(set) var rest: [Attempt] = []
+        private(set) var all: [Attempt] = []
 
-        var isEmpty: Bool { first == nil }
-
-        var all: [Attempt] {
-            guard let first else { return [] }
-            return [first] + rest
-        }
+        var isEmpty: Bool { all.isEmpty }
 
         mutating func append(_ attempt: Attempt) {
-            if first == nil { first = attempt } else { rest.append(attempt) }
+            all.append(attempt)
         }
 
         /// Changes the last attempt in place, if there is one.
         mutating func updateLast(_ update: (inout Attempt) -> Void) {
-            if !rest.isEmpty {
-                update(&rest[rest.count - 1])
-            } else if first != nil {
-                update(&first!)
-            }
+            guard !all.isEmpty else { return }
+            update(&all[all.count - 1])
         }
 
         init(_ attempts: [Attempt] = []) {
-            for attempt in attempts { append(attempt) }
+            all = attempts
         }
     }
 }

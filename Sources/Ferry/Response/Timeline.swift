@@ -67,8 +67,7 @@ public struct Timeline: Sendable, Hashable {
     public var totalDuration: Duration { requestStart.duration(to: serializationCompleted ?? requestCompleted) }
     /// Time spent waiting for a slot under the session's limits, over every attempt; zero without limits.
     public var queueWait: Duration {
-        guard let first = recorded.first else { return .zero }
-        return recorded.rest.reduce(first.queueWait) { $0 + $1.queueWait }
+        recorded.all.reduce(.zero) { $0 + $1.queueWait }
     }
 }
 

@@ -198,14 +198,14 @@ final class StreamTransfer: RunningTransfer {
     }
 
     private func finish(success opened: Pipeline.Opened) {
-        let exchange: Exchange? = state.withLock { state in
+        var exchange: Exchange? = state.withLock { state in
             if case .open(_, let exchange) = state.phase { exchange } else { nil }
         }
         finish(exchange?.outcome(body: nil, error: nil) ?? .failure(FerryError(.cancelled), request: request))
     }
 
     private func fail(_ error: FerryError) {
-        let exchange: Exchange? = state.withLock { state in
+        var exchange: Exchange? = state.withLock { state in
             if case .open(_, let exchange) = state.phase { exchange } else { nil }
         }
         finish(exchange?.outcome(body: nil, error: error) ?? .failure(error, request: request))
