@@ -31,7 +31,9 @@ public func fuzzCookieJar(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     guard host == domain || (!cookie.isHostOnly && host.hasSuffix("." + domain)) else {
         fuzzFailure("\(field.debugDescription) from \(origin) gave domain \(cookie.domain)")
     }
-    guard cookie.path.utf8.first == UInt8(ascii: "/") else { fuzzFailure("\(field.debugDescription) gave path \(cookie.path)") }
+    guard cookie.path.utf8.first == UInt8(ascii: "/") else {
+        fuzzFailure("\(field.debugDescription) gave path \(cookie.path)")
+    }
     guard cookie.name.utf8.count + cookie.value.utf8.count <= 4096 else {
         fuzzFailure("\(field.debugDescription) gave a cookie over the size limit")
     }

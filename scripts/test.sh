@@ -57,7 +57,7 @@ if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?
 if [[ "${FERRY_SKIP_FUZZ:-0}" != 1 ]]; then
   # The fuzz targets use Ferry's internal API: building and running each briefly keeps them from rotting.
   # scripts/fuzz.sh runs them for longer (RELIABILITY.md, "Fuzzing").
-  echo "test.sh: [${SECONDS}s] 1/6 fuzz smoke: every libFuzzer target for 1 s"
+  echo "test.sh: [${SECONDS}s] 1/8 fuzz smoke: every libFuzzer target for 1 s"
   scripts/fuzz.sh 1 || status=$?
 fi
 
