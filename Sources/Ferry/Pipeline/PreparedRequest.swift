@@ -22,7 +22,9 @@ extension Pipeline {
     /// Applies the session's defaults and checks the request.
     func prepare(_ original: Request) throws(FerryError) -> PreparedRequest {
         var request = original
-        request.url = try original.url.url(relativeTo: configuration.baseURL)
+        if !original.hasResolvedURL {
+            request.url = try original.url.url(relativeTo: configuration.baseURL)
+        }
         if let defaultHeadersError { throw defaultHeadersError }
         try original.headers.validate()
         request.headers = original.headers.merging(defaults: configuration.headers)

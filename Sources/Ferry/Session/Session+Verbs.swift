@@ -96,7 +96,7 @@ extension Session {
     ) -> Result<Request, FerryError> {
         do throws(FerryError) {
             var request = Request(
-                method, url: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
+                method, resolvedURL: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
             request.appendQuery(query)
             return .success(request)
         } catch {

@@ -19,9 +19,9 @@ extension DataTask {
     ) async throws(FerryError) -> Serializer.Output {
         // No derived task: the serializer runs straight on the outcome, without a closure to allocate.
         let outcome = await transfer.outcome()
-        return try Self.result(of: outcome, validation: validation) { request, response, body throws(FerryError) in
+        return try Self.value(of: outcome, validation: validation) { request, response, body throws(FerryError) in
             try serializer.serialize(request: request, response: response, body: body)
-        }.get()
+        }
     }
 
     /// Waits for the response and returns its body.

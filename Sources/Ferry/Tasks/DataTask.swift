@@ -49,7 +49,9 @@ public struct DataTask<Value: Sendable>: Sendable {
     /// The serialized value.
     /// - Throws: ``FerryError``; cancellation is ``FerryError/Reason/cancelled``.
     public var value: Value {
-        get async throws(FerryError) { try await result.get() }
+        get async throws(FerryError) {
+            try Self.value(of: await transfer.outcome(), validation: validation, serialize: serialize)
+        }
     }
 
     /// The validated response head.
@@ -97,17 +99,26 @@ public struct DataTask<Value: Sendable>: Sendable {
         of outcome: TransferOutcome, validation: Validation,
         serialize: (Request, HTTPResponse, Data) throws(FerryError) -> Output
     ) -> Result<Output, FerryError> {
-        if let error = outcome.error { return .failure(error) }
-        guard let request = outcome.request, let head = outcome.response else {
-            return .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
-        }
-        let body = outcome.body ?? Data()
         do throws(FerryError) {
-            try validation.validate(head, body: body, for: request)
-            return .success(try serialize(request, head, body))
+            return .success(try value(of: outcome, validation: validation, serialize: serialize))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The outcome validated and serialized, thrown instead of wrapped in a `Result`: a generic function that
+    /// makes no `Result<Output, FerryError>` asks the runtime for no type metadata when it is not specialized.
+    static func value<Output>(
+        of outcome: TransferOutcome, validation: Validation,
+        serialize: (Request, HTTPResponse, Data) throws(FerryError) -> Output
+    ) throws(FerryError) -> Output {
+        if let error = outcome.error { throw error }
+        guard let request = outcome.request, let head = outcome.response else {
+            throw FerryError(.transport(.invalidResponse), request: outcome.request)
+        }
+        let body = outcome.body ?? Data()
+        try validation.validate(head, body: body, for: request)
+        return try serialize(request, head, body)
     }
 }
 
