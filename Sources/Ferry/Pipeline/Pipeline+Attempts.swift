@@ -2,7 +2,7 @@ import Foundation
 
 extension Pipeline {
     /// Runs every adapter in order on the prepared request.
-    func adapt(
+    nonisolated(nonsending) func adapt(
         _ base: Request, chain: [any RequestInterceptor], controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) -> Request {
         var request = base
@@ -20,7 +20,7 @@ extension Pipeline {
     }
 
     /// The wait before the next attempt, or `nil` when `error` stands. Counts the attempt when it is retried.
-    func retryDelay(
+    nonisolated(nonsending) func retryDelay(
         after error: FerryError, sent request: Request, chain: [any RequestInterceptor], controls: TransferControls,
         exchange: inout Exchange
     ) async throws(FerryError) -> Duration? {
@@ -73,7 +73,7 @@ extension Pipeline {
 
     /// Waits `delay` on the session's clock, holding no slot; a stop or a cancellation ends the wait at once. The
     /// idle timeout does not count the wait; the total timeout does.
-    func wait(
+    nonisolated(nonsending) func wait(
         _ delay: Duration, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) {
         exchange.urls.removeAll(keepingCapacity: true)
@@ -99,7 +99,7 @@ extension Pipeline {
 
     /// Reads and drops the body of an attempt that will be retried, so the connection can be reused; a long one is
     /// abandoned instead.
-    func drain(_ body: ResponseBody) async {
+    nonisolated(nonsending) func drain(_ body: ResponseBody) async {
         let discard = BodyReceiver(DiscardDestination())
         do {
             try await body.forEach { chunk in try discard.write(chunk) }

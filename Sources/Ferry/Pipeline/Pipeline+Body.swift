@@ -5,7 +5,7 @@ extension Pipeline {
     /// - Returns: What the destination yields for the complete body.
     /// - Throws: ``FerryError``: the destination's refusal, the transport's failure, or the stop's reason. The body
     ///   is released unread on failure; what arrived before stays in the destination.
-    func read<Destination: BodyDestination>(
+    nonisolated(nonsending) func read<Destination: BodyDestination>(
         _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls,
         exchange: inout Exchange
     ) async throws(FerryError) -> Destination.Output {
@@ -22,7 +22,7 @@ extension Pipeline {
     }
 
     /// Runs a request whose body is collected in memory.
-    func runData(_ request: Request, controls: TransferControls) async -> TransferOutcome {
+    nonisolated(nonsending) func runData(_ request: Request, controls: TransferControls) async -> TransferOutcome {
         var exchange = Exchange(start: timeouts.now)
         defer { exchange.close() }
         let opened: Opened

@@ -4,7 +4,7 @@ extension Pipeline {
     /// Runs a download: a 2xx body goes to a temporary file, any other to memory (for the error); on success the
     /// response is validated and the file placed at its destination; on failure the partial file is kept for
     /// resuming or deleted.
-    func runDownload(
+    nonisolated(nonsending) func runDownload(
         _ request: Request, to target: DownloadTarget, resuming resume: ResumeData?, controls: TransferControls
     ) async -> TransferOutcome {
         var request = request
@@ -47,7 +47,7 @@ extension Pipeline {
 
     /// Reads a 2xx body into the file, any other into memory (an error's body prefix, or a custom validation's
     /// accepted answer).
-    private func receive(
+    nonisolated(nonsending) private func receive(
         _ opened: Opened, into file: DownloadFile, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) -> TransferOutcome {
         if opened.head.isSuccessful {

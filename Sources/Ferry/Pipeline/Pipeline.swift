@@ -50,7 +50,7 @@ final class Pipeline: Sendable {
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
-    func open(
+    nonisolated(nonsending) func open(
         _ original: Request, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError)
         -> Opened
@@ -95,7 +95,7 @@ final class Pipeline: Sendable {
     }
 
     /// Sends one attempt's request, hop by hop, until a head is the final answer.
-    func send(
+    nonisolated(nonsending) func send(
         _ request: Request, prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
     ) async throws
         -> Opened
@@ -168,7 +168,9 @@ final class Pipeline: Sendable {
     }
 
     /// Reads a redirect's body, which nobody wants, after checking the redirect may be followed.
-    private func discard(_ response: TransportResponse, limit: Int, redirects: Int, next: Request) async throws {
+    nonisolated(nonsending) private func discard(
+        _ response: TransportResponse, limit: Int, redirects: Int, next: Request
+    ) async throws {
         guard redirects < limit else {
             response.body.cancel()
             throw FerryError(.tooManyRedirects(limit: limit), response: response.head)
@@ -195,7 +197,7 @@ final class Pipeline: Sendable {
     }
 
     /// Spools a stream body to a temporary file when the transport cannot stream request bodies.
-    func spoolIfNeeded(_ request: Request) async throws -> Request {
+    nonisolated(nonsending) func spoolIfNeeded(_ request: Request) async throws -> Request {
         guard !configuration.transport.streamsRequestBodies, let body = request.body,
             case .stream(let source, _) = body.content
         else { return request }

@@ -52,7 +52,7 @@ final class Transfer: Sendable {
 
     /// The outcome: runs the transfer in this task when nobody started it, else waits for it. Cancelling this
     /// task stops the transfer.
-    func outcome() async -> TransferOutcome {
+    nonisolated(nonsending) func outcome() async -> TransferOutcome {
         switch state.withLock({ $0.claim() }) {
         case .run: return await runHere()
         case .finished(let outcome): return outcome
@@ -82,12 +82,12 @@ final class Transfer: Sendable {
     }
 
     /// Waits until the transfer finished, without starting it.
-    func waitUntilFinished() async {
+    nonisolated(nonsending) func waitUntilFinished() async {
         guard state.withLock({ $0.isRunning }) else { return }
         _ = await waitForOutcome()
     }
 
-    private func runHere() async -> TransferOutcome {
+    nonisolated(nonsending) private func runHere() async -> TransferOutcome {
         let outcome: TransferOutcome
         if let registry, !registry.begin(self) {
             outcome = .failure(FerryError(.sessionShutDown), request: request)
@@ -105,7 +105,7 @@ final class Transfer: Sendable {
         return outcome
     }
 
-    private func perform() async -> TransferOutcome {
+    nonisolated(nonsending) private func perform() async -> TransferOutcome {
         #if Tracing
         let tracer: (any Tracer)? =
             switch job {
@@ -118,7 +118,7 @@ final class Transfer: Sendable {
         #endif
     }
 
-    private func run() async -> TransferOutcome {
+    nonisolated(nonsending) private func run() async -> TransferOutcome {
         switch job {
         case .data(let pipeline, let request):
             await pipeline.runData(request, controls: controls)
@@ -129,7 +129,7 @@ final class Transfer: Sendable {
         }
     }
 
-    private func waitForOutcome() async -> TransferOutcome {
+    nonisolated(nonsending) private func waitForOutcome() async -> TransferOutcome {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 if case .resume(let outcome) = state.withLock({ $0.wait(continuation) }) {
