@@ -11,6 +11,10 @@ enum ClientKind: String, CaseIterable {
     case rawAsyncHTTPClient = "raw-ahc"
     case ferryURLSession = "ferry-urlsession"
     case ferryAsyncHTTPClient = "ferry-ahc"
+    /// AsyncHTTPClient's delegate API, small-request workloads only (see `RawAsyncHTTPClientAPI`).
+    case rawAsyncHTTPClientDelegate = "raw-ahc-delegate"
+    /// AsyncHTTPClient's async API with the head awaited in a child task, small-request workloads only.
+    case rawAsyncHTTPClientChildTask = "raw-ahc-child"
 }
 
 /// `ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH] [--destination PATH]

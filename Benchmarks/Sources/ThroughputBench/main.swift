@@ -22,6 +22,8 @@ let client: any HTTPBenchClient =
     case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
     case .ferryURLSession: FerryClient(transport: URLSessionTransport())
     case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
+    case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClientAPI(api: .delegate, headers: headers)
+    case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClientAPI(api: .asyncInChildTask, headers: headers)
     }
 
 do {
