@@ -54,12 +54,12 @@ public struct ResponseBody: Sendable {
     }
 
     /// The next chunk; `nil` at the end.
-    nonisolated(nonsending) func next() async throws -> Data? {
+    func next() async throws -> Data? {
         try await source?.next()
     }
 
     /// Reads the rest into `consume`.
-    nonisolated(nonsending) func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
+    func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
         try await source?.forEach(consume)
     }
 
