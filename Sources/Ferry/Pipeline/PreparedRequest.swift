@@ -23,7 +23,7 @@ extension Pipeline {
     func prepare(_ original: Request) throws(FerryError) -> PreparedRequest {
         var request = original
         if !original.hasResolvedURL {
-            request.url = try original.url.url(relativeTo: configuration.baseURL)
+            request.resolveURL(try original.url.url(relativeTo: configuration.baseURL))
         }
         if let defaultHeadersError { throw defaultHeadersError }
         try original.headers.validate()

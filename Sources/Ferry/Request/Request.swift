@@ -127,6 +127,12 @@ public struct Request: Sendable {
         storage.hasResolvedURL = true
     }
 
+    /// Sets the URL to `resolved`, which `url(relativeTo:)` just returned.
+    mutating func resolveURL(_ resolved: URL) {
+        url = resolved
+        storage.hasResolvedURL = true
+    }
+
     /// Gives this request fields of its own before one is changed.
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
