@@ -122,16 +122,20 @@ struct MultipartEncodingTests {
         var form = MultipartFormData()
         form.append(MultipartFixtures.pattern(count: 10_000), name: "first", fileName: "first.bin")
         form.append(fileAt: missing, name: "gone")
-        let before = try MultipartFixtures.ferryTemporaryFiles()
+        // The temporary file goes into the test's own folder: other suites write `ferry-multipart-*.tmp` files into
+        // the system temporary directory while this runs.
+        let before = try folder.listing()
 
         // When
-        let error = try #require(throws: FerryError.self) { try form.encoded(memoryThreshold: memoryThreshold) }
+        let error = try #require(throws: FerryError.self) {
+            try form.encoded(memoryThreshold: memoryThreshold, temporaryDirectory: folder.url)
+        }
 
         // Then
         let message = try #require(error.reason.invalidRequestMessage)
         #expect(message.contains("file") && message.contains("missing.png"))
         #expect(error.underlyingError != nil)
-        #expect(try MultipartFixtures.ferryTemporaryFiles() == before)
+        #expect(try folder.listing() == before)
         #expect(form.contentLength == nil)
     }
 

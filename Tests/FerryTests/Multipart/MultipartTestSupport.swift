@@ -37,12 +37,6 @@ enum MultipartFixtures {
         }
         return data
     }
-
-    /// The names of Ferry's multipart temporary files in the system temporary directory.
-    static func ferryTemporaryFiles() throws -> Set<String> {
-        let names = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-        return Set(names.filter { $0.hasPrefix("ferry-multipart-") && $0.hasSuffix(".tmp") })
-    }
 }
 
 extension EncodedMultipart {
