@@ -4,7 +4,8 @@
 #   Benchmarks/run-cpu-per-request.sh [rounds]      (default 3, interleaved; the client order rotates)
 # Prints one line per (workload, client): the median µs per request and the per-round values. nginx's own CPU is not
 # counted (it is another process); the clients' process start-up is, equally for all four (a few ms over thousands of
-# requests). Environment: CPU_SEQUENTIAL_COUNT (2000), CPU_CONCURRENT_COUNT (20000), CPU_WIDTH (64).
+# requests). Environment: CPU_SEQUENTIAL_COUNT (2000), CPU_CONCURRENT_COUNT (20000), CPU_WIDTH (64), CPU_CLIENTS
+# (the four above, space-separated; raw-ahc-delegate and raw-ahc-child are AsyncHTTPClient's other APIs).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 ROUNDS="${1:-3}"
@@ -12,7 +13,7 @@ ROOT="$(cd .. && pwd)"
 SEQUENTIAL="${CPU_SEQUENTIAL_COUNT:-2000}"
 CONCURRENT="${CPU_CONCURRENT_COUNT:-20000}"
 WIDTH="${CPU_WIDTH:-64}"
-CLIENTS=(raw-urlsession ferry-urlsession raw-ahc ferry-ahc)
+read -r -a CLIENTS <<<"${CPU_CLIENTS:-raw-urlsession ferry-urlsession raw-ahc ferry-ahc}"
 STOP_SERVERS=1
 if "$ROOT/scripts/servers.sh" status >/dev/null 2>&1; then STOP_SERVERS=0; fi
 SCRATCH="$(mktemp -d)"

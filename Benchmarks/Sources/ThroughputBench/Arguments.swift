@@ -11,7 +11,7 @@ enum ClientKind: String, CaseIterable {
     case rawAsyncHTTPClient = "raw-ahc"
     case ferryURLSession = "ferry-urlsession"
     case ferryAsyncHTTPClient = "ferry-ahc"
-    /// AsyncHTTPClient's delegate API, small-request workloads only (see `RawAsyncHTTPClientAPI`).
+    /// AsyncHTTPClient's delegate API, small-request workloads only (see `RawAsyncHTTPClient.API`).
     case rawAsyncHTTPClientDelegate = "raw-ahc-delegate"
     /// AsyncHTTPClient's async API with the head awaited in a child task, small-request workloads only.
     case rawAsyncHTTPClientChildTask = "raw-ahc-child"

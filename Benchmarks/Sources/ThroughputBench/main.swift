@@ -22,8 +22,8 @@ let client: any HTTPBenchClient =
     case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
     case .ferryURLSession: FerryClient(transport: URLSessionTransport())
     case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
-    case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClientAPI(api: .delegate, headers: headers)
-    case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClientAPI(api: .asyncInChildTask, headers: headers)
+    case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
+    case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
     }
 
 do {
