@@ -20,14 +20,6 @@ struct DownloadTarget: Sendable {
 
     var destination: Destination
     var options: DownloadOptions
-    /// What the response must pass before the file is placed: the options' validation, else the session's.
-    var validation: Validation
-
-    init(destination: Destination, options: DownloadOptions, sessionValidation: Validation) {
-        self.destination = destination
-        self.options = options
-        self.validation = options.validation ?? sessionValidation
-    }
 
     /// The final file for a response.
     /// - Throws: ``FerryError/Reason/fileSystemFailed(_:)`` when a suggested name would leave the directory.

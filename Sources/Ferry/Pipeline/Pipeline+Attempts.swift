@@ -2,7 +2,7 @@ import Foundation
 
 extension Pipeline {
     /// Runs every adapter in order on the prepared request.
-    nonisolated(nonsending) func adapt(
+    func adapt(
         _ base: Request, chain: [any RequestInterceptor], controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) -> Request {
         var request = base
@@ -28,7 +28,7 @@ extension Pipeline {
     }
 
     /// The wait before the next attempt, or `nil` when `error` stands. Counts the attempt when it is retried.
-    nonisolated(nonsending) func retryDelay(
+    func retryDelay(
         after error: FerryError, sent request: Request, chain: [any RequestInterceptor], controls: TransferControls,
         exchange: inout Exchange
     ) async throws(FerryError) -> Duration? {
@@ -71,17 +71,21 @@ extension Pipeline {
             && RetryPolicy.idempotentMethods.contains(failure.request.method)
     }
 
-    /// The error a status the session's validation rejects will give, for the retriers.
-    func rejection(of head: HTTPResponse, sent request: Request) -> FerryError? {
-        guard let codes = configuration.validation.acceptableStatusCodes, !codes.contains(head.statusCode) else {
+    /// The task's validation applied to a head as it arrives (its status and declared content type): the error it
+    /// gives, which the retriers judge and the transfer reports, or `nil` when the head passes. Applied once per
+    /// head, here; the body's checks follow once it is read.
+    func judge(_ head: HTTPResponse, sent request: Request, by validation: Validation) -> FerryError? {
+        do throws(FerryError) {
+            try validation.validateHead(head, for: request)
             return nil
+        } catch {
+            return error
         }
-        return FerryError(.unacceptableStatus(head.statusCode), request: request, response: head)
     }
 
     /// Waits `delay` on the session's clock, holding no slot; a stop or a cancellation ends the wait at once. The
     /// idle timeout does not count the wait; the total timeout does.
-    nonisolated(nonsending) func wait(
+    func wait(
         _ delay: Duration, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) {
         exchange.urls.removeAll(keepingCapacity: true)
@@ -107,7 +111,7 @@ extension Pipeline {
 
     /// Reads and drops the body of an attempt that will be retried, so the connection can be reused; a long one is
     /// abandoned instead.
-    nonisolated(nonsending) func drain(_ body: ResponseBody) async {
+    func drain(_ body: ResponseBody) async {
         let discard = BodyReceiver(DiscardDestination())
         do {
             try await body.forEach { chunk in try discard.write(chunk) }

@@ -5,7 +5,7 @@ extension Pipeline {
     /// - Returns: What the destination yields for the complete body.
     /// - Throws: ``FerryError``: the destination's refusal, the transport's failure, or the stop's reason. The body
     ///   is released unread on failure; what arrived before stays in the destination.
-    nonisolated(nonsending) func read<Destination: BodyDestination>(
+    func read<Destination: BodyDestination>(
         _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls,
         exchange: inout Exchange
     ) async throws(FerryError) -> Destination.Output {
@@ -21,24 +21,30 @@ extension Pipeline {
         }
     }
 
-    /// Runs a request whose body is collected in memory.
-    nonisolated(nonsending) func runData(_ request: Request, controls: TransferControls) async -> TransferOutcome {
-        var exchange = Exchange(start: timeouts.now)
+    /// Reads a request's body into memory, then applies the body's validation: the outcome of a data transfer.
+    func readData(_ open: Transfer.Opened, controls: TransferControls) async -> TransferOutcome {
+        var exchange = open.exchange
         defer { exchange.close() }
-        let opened: Opened
-        do {
-            opened = try await open(request, controls: controls, exchange: &exchange)
-        } catch {
-            return exchange.outcome(body: nil, error: error)
-        }
+        let opened = open.opened
         let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
+        let body: Data
         do {
-            let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
-            // A deadline that passed while the last bytes came in still counts: the request took too long.
-            return exchange.outcome(body: body, error: controls.signal.error)
+            body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
         } catch {
             return exchange.outcome(body: memory.destination.body, error: error)
         }
+        // A deadline that passed while the last bytes came in still counts: the request took too long.
+        if let error = controls.signal.error { return exchange.outcome(body: body, error: error) }
+        guard open.rejection == nil else { return exchange.outcome(body: body, error: nil) }
+        do throws(FerryError) {
+            try open.validation.validateBody(
+                body, length: Int64(body.count), of: opened.head, for: opened.prepared.request)
+        } catch {
+            var outcome = exchange.outcome(body: body, error: error)
+            outcome.isRejection = true
+            return outcome
+        }
+        return exchange.outcome(body: body, error: nil)
     }
 }
 

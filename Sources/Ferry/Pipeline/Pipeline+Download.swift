@@ -1,14 +1,13 @@
 import Foundation
 
 extension Pipeline {
-    /// Runs a download: a 2xx body goes to a temporary file, any other to memory (for the error); on success the
-    /// response is validated and the file placed at its destination; on failure the partial file is kept for
-    /// resuming or deleted.
-    nonisolated(nonsending) func runDownload(
-        _ request: Request, to target: DownloadTarget, resuming resume: ResumeData?, controls: TransferControls
-    ) async -> TransferOutcome {
+    /// Prepares a download's request and temporary file: asks for an unencoded body (a content-encoded body cannot
+    /// be resumed by byte ranges, and its length says nothing of the file's), and for the missing bytes when
+    /// resuming.
+    static func prepareDownload(
+        _ request: Request, resuming resume: ResumeData?
+    ) -> (request: Request, file: DownloadFile) {
         var request = request
-        // A content-encoded body cannot be resumed by byte ranges, and its length says nothing of the file's.
         if !request.headers.contains("Accept-Encoding") {
             request.headers.add(name: "Accept-Encoding", value: "identity")
         }
@@ -23,15 +22,39 @@ extension Pipeline {
             resume?.discard()
             temporary = DownloadTarget.temporaryFile()
         }
-        let file = DownloadFile(url: temporary, resumeOffset: offset)
-        var exchange = Exchange(start: timeouts.now)
+        return (request, DownloadFile(url: temporary, resumeOffset: offset))
+    }
+
+    /// Reads a download's body: into its temporary file when the validation accepted the head, else into memory
+    /// (the error's body prefix); then applies the body's validation and places the file at its destination, or
+    /// keeps the partial file for resuming, or deletes it.
+    func readDownload(
+        _ open: Transfer.Opened, target: DownloadTarget, controls: TransferControls
+    ) async
+        -> TransferOutcome
+    {
+        guard let file = open.file else { preconditionFailure("a download opens with its file") }
+        var exchange = open.exchange
         defer { exchange.close() }
+        let opened = open.opened
         var outcome: TransferOutcome
-        do {
-            let opened = try await open(request, controls: controls, exchange: &exchange)
-            outcome = try await receive(opened, into: file, controls: controls, exchange: &exchange)
-        } catch {
-            outcome = exchange.outcome(body: nil, error: error)
+        if open.rejection == nil {
+            do {
+                try await read(
+                    opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
+                outcome = exchange.outcome(body: nil, error: controls.signal.error)
+            } catch {
+                outcome = exchange.outcome(body: nil, error: error)
+            }
+        } else {
+            let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
+            do {
+                let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
+                outcome = exchange.outcome(body: body, error: open.rejection)
+                outcome.isRejection = true
+            } catch {
+                outcome = exchange.outcome(body: memory.destination.body, error: error)
+            }
         }
         let written: Int64
         do {
@@ -39,53 +62,35 @@ extension Pipeline {
         } catch {
             written = 0
             if outcome.error == nil {
-                outcome.error = error.adding(request: request, response: outcome.response, body: nil)
+                outcome.error = error.adding(request: outcome.request, response: outcome.response, body: nil)
             }
         }
-        return finish(outcome, file: file, written: written, target: target)
-    }
-
-    /// Reads a 2xx body into the file, any other into memory (an error's body prefix, or a custom validation's
-    /// accepted answer).
-    nonisolated(nonsending) private func receive(
-        _ opened: Opened, into file: DownloadFile, controls: TransferControls, exchange: inout Exchange
-    ) async throws(FerryError) -> TransferOutcome {
-        if opened.head.isSuccessful {
-            try await read(
-                opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
-            return exchange.outcome(body: nil, error: nil)
+        guard outcome.error == nil, open.rejection == nil else {
+            return finishDownload(outcome, file: file, written: written, target: target)
         }
-        let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
-        do {
-            let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
-            return exchange.outcome(body: body, error: nil)
+        do throws(FerryError) {
+            try open.validation.validateBody(Data(), length: written, of: opened.head, for: opened.prepared.request)
         } catch {
-            return exchange.outcome(body: memory.destination.body, error: error)
+            outcome.error = error
+            outcome.isRejection = true
         }
+        return finishDownload(outcome, file: file, written: written, target: target)
     }
 
-    private func finish(
+    /// Places a download that succeeded and passed validation at its destination; for any other, keeps its partial
+    /// file for resuming or deletes it.
+    func finishDownload(
         _ outcome: TransferOutcome, file: DownloadFile, written: Int64, target: DownloadTarget
-    )
-        -> TransferOutcome
-    {
+    ) -> TransferOutcome {
         var outcome = outcome
         guard outcome.error == nil, let request = outcome.request, let head = outcome.response else {
-            outcome.resumeData = keepForResume(outcome, file: file, written: written, target: target)
+            outcome.resumeData =
+                outcome.isRejection ? nil : keepForResume(outcome, file: file, written: written, target: target)
             if outcome.resumeData == nil { try? FileManager.default.removeItem(at: file.url) }
             return outcome
         }
         do throws(FerryError) {
-            try target.validation.validate(
-                head, body: head.isSuccessful ? Data() : outcome.body ?? Data(), for: request)
-            if !head.isSuccessful {
-                // Accepted by a custom validation: the (in-memory) error body is the download.
-                do {
-                    try (outcome.body ?? Data()).write(to: file.url)
-                } catch {
-                    throw FerryError(.fileSystemFailed("cannot write \(file.url.path)"), underlyingError: error)
-                }
-            } else if !FileManager.default.fileExists(atPath: file.url.path) {
+            if !FileManager.default.fileExists(atPath: file.url.path) {
                 // An empty body (204, HEAD) never opened the file.
                 _ = FileManager.default.createFile(atPath: file.url.path, contents: nil)
             }

@@ -13,7 +13,7 @@ extension Pipeline {
     ///   - controls: The transfer's stop signal: a stop ends the wait at once.
     ///   - exchange: What is measured; it holds the slot.
     /// - Throws: The stop's reason or ``FerryError/Reason/cancelled`` when the wait was cut short.
-    nonisolated(nonsending) func admit(
+    func admit(
         _ request: Request, to limiter: RequestLimiter, since start: ContinuousClock.Instant,
         controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError) {

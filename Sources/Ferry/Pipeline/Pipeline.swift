@@ -1,8 +1,9 @@
 import Foundation
 
 /// The request's journey, in the task that awaits it: prepare once → for each attempt: adapt → send (following
-/// redirects, under the session's timeout timer) → the head comes back → retry? → decide where the body goes → read
-/// it there. Validation and serialization follow in the task (see ``DataTask``).
+/// redirects, under the session's timeout timer) → the head comes back → judge it by the task's validation → retry?
+/// → decide where the body goes → read it there (``readData(_:controls:)``, ``readDownload(_:target:controls:)``, or
+/// a stream's consumer through ``Transfer``). Serialization follows in the awaiting task (see ``DataTask``).
 final class Pipeline: Sendable {
     let configuration: Session.Configuration
     /// The session's one timeout timer.
@@ -46,12 +47,13 @@ final class Pipeline: Sendable {
     /// connection was lost before any answer (once, for an idempotent request).
     /// - Parameters:
     ///   - original: The request as the user made it.
+    ///   - validation: The task's validation: a head it rejects is what the retriers judge.
     ///   - controls: The transfer's stop signal, progress and buffering.
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
-    nonisolated(nonsending) func open(
-        _ original: Request, controls: TransferControls, exchange: inout Exchange
+    func open(
+        _ original: Request, validation: Validation, controls: TransferControls, exchange: inout Exchange
     ) async throws(FerryError)
         -> Opened
     {
@@ -85,7 +87,8 @@ final class Pipeline: Sendable {
                 try await wait(delay, controls: controls, exchange: &exchange)
                 continue
             }
-            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection = rejection(of: opened.head, sent: request),
+            guard !chain.isEmpty, !prepared.hasOneShotBody,
+                let rejection = judge(opened.head, sent: request, by: validation),
                 let delay = try await retryDelay(
                     after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
             else { return opened }
@@ -95,7 +98,7 @@ final class Pipeline: Sendable {
     }
 
     /// Sends one attempt's request, hop by hop, until a head is the final answer.
-    nonisolated(nonsending) func send(
+    func send(
         _ request: Request, prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
     ) async throws
         -> Opened
@@ -168,7 +171,7 @@ final class Pipeline: Sendable {
     }
 
     /// Reads a redirect's body, which nobody wants, after checking the redirect may be followed.
-    nonisolated(nonsending) private func discard(
+    private func discard(
         _ response: TransportResponse, limit: Int, redirects: Int, next: Request
     ) async throws {
         guard redirects < limit else {
@@ -197,7 +200,7 @@ final class Pipeline: Sendable {
     }
 
     /// Spools a stream body to a temporary file when the transport cannot stream request bodies.
-    nonisolated(nonsending) func spoolIfNeeded(_ request: Request) async throws -> Request {
+    func spoolIfNeeded(_ request: Request) async throws -> Request {
         guard !configuration.transport.streamsRequestBodies, let body = request.body,
             case .stream(let source, _) = body.content
         else { return request }

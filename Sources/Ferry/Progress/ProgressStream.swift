@@ -5,22 +5,40 @@
 /// the sequence ends. Snapshots are throttled (at most one per 50 ms, plus the first and the last) and each
 /// consumer holds at most one unread snapshot, so a slow consumer sees fewer values, never a growing buffer.
 ///
+/// Iterating it starts the transfer when nobody did (on a task of its own, the same transfer a later `await` joins),
+/// so the loop works as written:
+///
 /// ```swift
 /// let download = session.download(url, to: destination)
-/// async let file = download.value  // iterating progress does not start the transfer: awaiting does
 /// for await progress in download.downloadProgress {
-///     print(progress.fractionCompleted ?? 0)
+///     print(progress.completedBytes, progress.totalBytes ?? -1)
 /// }
+/// let file = try await download.value
 /// ```
+///
+/// That start costs one unstructured task, on this path only; a transfer someone already awaits runs in the
+/// awaiting task as always. A stream's progress iterated before its ``StreamTask/bytes`` have a consumer reads and
+/// drops the body, as ``StreamTask/response`` does: make the `bytes` iterator first to read the body yourself.
 public struct ProgressStream: AsyncSequence, Sendable {
     /// A snapshot.
     public typealias Element = TransferProgress
 
     let reporter: ProgressReporter
+    /// The transfer to start when nobody did, with the validation of the task it came from.
+    let transfer: Transfer?
+    let validation: Validation
 
-    /// Starts a consumer.
+    init(reporter: ProgressReporter, starting transfer: Transfer? = nil, validation: Validation = .none) {
+        self.reporter = reporter
+        self.transfer = transfer
+        self.validation = validation
+    }
+
+    /// Starts a consumer, and the transfer when nobody started it (after subscribing: nothing is missed).
     /// - Returns: An iterator that ends after the final snapshot.
     public func makeAsyncIterator() -> AsyncStream<TransferProgress>.Iterator {
-        reporter.subscribe().makeAsyncIterator()
+        let iterator = reporter.subscribe().makeAsyncIterator()
+        transfer?.start(validation: validation)
+        return iterator
     }
 }

@@ -44,6 +44,12 @@ public struct Timeline: Sendable, Hashable {
             recorded: Attempts(attempts))
     }
 
+    /// A timeline in which everything happened now: for responses built by hand (in tests).
+    public init() {
+        let now = ContinuousClock.now
+        self.init(startDate: Date(), requestStart: now, firstResponseByte: nil, requestCompleted: now)
+    }
+
     init(
         startDate: Date, requestStart: ContinuousClock.Instant, firstResponseByte: ContinuousClock.Instant?,
         requestCompleted: ContinuousClock.Instant, serializationCompleted: ContinuousClock.Instant? = nil,

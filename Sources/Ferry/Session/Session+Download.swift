@@ -9,7 +9,7 @@ extension Session {
     ///   - query: Query items appended to the URL.
     ///   - headers: Extra headers.
     ///   - body: The request body, if any.
-    ///   - options: What to do about existing files and missing directories, and the validation.
+    ///   - options: What to do about existing files and missing directories.
     /// - Returns: The task: iterate its ``DownloadTask/downloadProgress``, await its ``DownloadTask/value``.
     public nonisolated func download(
         _ url: some URLConvertible, to destination: URL, method: HTTPMethod = .get, query: [URLQueryItem] = [],
@@ -30,7 +30,7 @@ extension Session {
     ///   - query: Query items appended to the URL.
     ///   - headers: Extra headers.
     ///   - body: The request body, if any.
-    ///   - options: Destination options and validation.
+    ///   - options: What to do about existing files and missing directories.
     /// - Returns: The task; its value is the file created.
     public nonisolated func download(
         _ url: some URLConvertible, into directory: URL, method: HTTPMethod = .get, query: [URLQueryItem] = [],
@@ -45,7 +45,7 @@ extension Session {
     /// - Parameters:
     ///   - request: The request.
     ///   - destination: The file to create.
-    ///   - options: Destination options and validation.
+    ///   - options: What to do about existing files and missing directories.
     /// - Returns: The task.
     public nonisolated func download(
         _ request: Request, to destination: URL, options: DownloadOptions = DownloadOptions()
@@ -61,7 +61,7 @@ extension Session {
     /// - Parameters:
     ///   - resumeData: From ``DownloadTask/resumeData`` or ``DownloadResponse/resumeData``.
     ///   - destination: The file to create.
-    ///   - options: Destination options and validation.
+    ///   - options: What to do about existing files and missing directories.
     /// - Returns: The task.
     public nonisolated func download(
         resuming resumeData: ResumeData, to destination: URL, options: DownloadOptions = DownloadOptions()
@@ -76,13 +76,12 @@ extension Session {
         let request: Request
         switch made {
         case .success(let made): request = made
-        case .failure(let error): return DownloadTask(transfer: Transfer(failed: error))
+        case .failure(let error):
+            return DownloadTask(transfer: Transfer(failed: error), validation: configuration.validation)
         }
-        let target = DownloadTarget(
-            destination: destination, options: options, sessionValidation: configuration.validation)
+        let target = DownloadTarget(destination: destination, options: options)
         return DownloadTask(
-            transfer: Transfer(
-                .download(pipeline, request, target, resuming: resumeData), registry: registry,
-                events: pipeline.events))
+            transfer: Transfer(.download(pipeline, request, target, resuming: resumeData), registry: registry),
+            validation: configuration.validation)
     }
 }

@@ -18,8 +18,7 @@ extension Session {
         case .success(let request):
             return stream(request, options: options)
         case .failure(let error):
-            return StreamTask(
-                transfer: StreamTransfer(failed: error, pipeline: pipeline), validation: configuration.validation)
+            return StreamTask(transfer: Transfer(failed: error), validation: configuration.validation)
         }
     }
 
@@ -30,7 +29,8 @@ extension Session {
     /// - Returns: The task.
     public nonisolated func stream(_ request: Request, options: StreamOptions = StreamOptions()) -> StreamTask {
         StreamTask(
-            transfer: StreamTransfer(request: request, pipeline: pipeline, registry: registry, options: options),
+            transfer: Transfer(
+                .stream(pipeline, request), controls: TransferControls(bufferOptions: options), registry: registry),
             validation: configuration.validation)
     }
 }

@@ -40,9 +40,7 @@ public actor Session {
     /// - Parameter request: The request; a URL without a scheme is appended to the base URL.
     /// - Returns: The task: await its value, or serialize it (``DataTask/serializingJSON()``, …).
     public nonisolated func request(_ request: Request) -> DataTask<Data> {
-        DataTask(
-            transfer: Transfer(.data(pipeline, request), registry: registry, events: pipeline.events),
-            validation: configuration.validation)
+        DataTask(transfer: Transfer(.data(pipeline, request), registry: registry), validation: configuration.validation)
     }
 
     /// The number of requests running.

@@ -18,7 +18,7 @@ extension DataTask {
         _ serializer: Serializer
     ) async throws(FerryError) -> Serializer.Output {
         // No derived task: the serializer runs straight on the outcome, without a closure to allocate.
-        let outcome = await transfer.outcome()
+        let outcome = await transfer.outcome(validation: validation)
         return try Self.value(of: outcome, validation: validation) { request, response, body throws(FerryError) in
             try serializer.serialize(request: request, response: response, body: body)
         }

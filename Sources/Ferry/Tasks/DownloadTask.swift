@@ -11,63 +11,75 @@ import Foundation
 /// let file: URL = try await download.value
 /// ```
 ///
-/// Like a ``DataTask``, it starts when first awaited, in the awaiting task (or on ``resume()``), and runs once.
-public struct DownloadTask: Sendable {
+/// Like a ``DataTask``, it starts when first needed, in the awaiting task (iterating a progress stream first, or
+/// ``resume()``, starts it on a task of its own), and runs once. The validation of the task that starts it decides
+/// where the body goes: a head it accepts sends the body to the file, one it rejects sends it to memory, for the
+/// error. A task derived with another validation after the start gets that verdict.
+public struct DownloadTask: TransferTask {
     let transfer: Transfer
+    /// The validation this task applies: the session's unless a `validate…` method replaced it.
+    public let validation: Validation
+    let lifetime: TaskLifetime
 
-    /// The download's progress: bytes written to disk (a resumed download counts the bytes it already had).
-    public var downloadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.downloadProgress) }
-
-    /// The upload progress of the request body, if it has one.
-    public var uploadProgress: ProgressStream { ProgressStream(reporter: transfer.controls.uploadProgress) }
-
-    /// The response head of a download that succeeded and passed validation.
-    /// - Throws: ``FerryError``: the download failed.
-    public var head: HTTPResponse {
-        get async throws(FerryError) {
-            let response = await response
-            if let error = response.error { throw error }
-            guard let head = response.response else { throw FerryError(.transport(.invalidResponse)) }
-            return head
-        }
+    init(transfer: Transfer, validation: Validation, lifetime: TaskLifetime? = nil) {
+        self.transfer = transfer
+        self.validation = validation
+        self.lifetime = lifetime ?? TaskLifetime(transfer)
     }
 
-    /// Starts the download on a task of its own, for a caller that will not await it.
+    /// The download's progress: bytes written to disk (a resumed download counts the bytes it already had).
+    /// Iterating it starts the download when nobody did.
+    public var downloadProgress: ProgressStream {
+        ProgressStream(reporter: transfer.controls.downloadProgress, starting: transfer, validation: validation)
+    }
+
+    /// The upload progress of the request body, if it has one. Iterating it starts the download when nobody did.
+    public var uploadProgress: ProgressStream {
+        ProgressStream(reporter: transfer.controls.uploadProgress, starting: transfer, validation: validation)
+    }
+
+    /// The final response head, as soon as it arrives, once it passed the status and content-type checks; the body
+    /// is then written by whoever awaits ``value`` (or ``response``).
+    /// - Throws: ``FerryError``: the download failed before the head arrived, or the head failed validation.
+    public var head: HTTPResponse {
+        get async throws(FerryError) { try await transfer.head(validation: validation).get() }
+    }
+
+    /// Starts the download on a task of its own, for a caller that will not await it now.
     public func resume() {
-        transfer.resume()
+        transfer.start(validation: validation)
+    }
+
+    /// Returns a task on the same download validated by `validation` instead of the session's.
+    /// - Parameter validation: The validation, e.g. ``Validation/none``.
+    /// - Returns: The task.
+    public func validate(using validation: Validation) -> DownloadTask {
+        DownloadTask(transfer: transfer, validation: validation, lifetime: lifetime)
     }
 
     /// The outcome: request, head, file, result, metrics, timeline and resume data. Never throws.
     public var response: DownloadResponse {
         get async {
-            let outcome = await transfer.outcome()
+            let outcome = await transfer.outcome(validation: validation)
             var timeline = outcome.timeline
             timeline.serializationCompleted = timeline.requestCompleted
             let result: Result<URL, FerryError> =
-                if let error = outcome.error { .failure(error) } else if let file = outcome.file { .success(file) } else
-                {
+                if let error = outcome.error {
+                    .failure(error)
+                } else if let file = outcome.file {
+                    .success(file)
+                } else {
                     .failure(FerryError(.transport(.invalidResponse), request: outcome.request))
                 }
             return DownloadResponse(
-                request: outcome.request, response: outcome.response, fileURL: outcome.file, result: result,
+                request: outcome.request, response: outcome.response, data: outcome.body, result: result,
                 metrics: outcome.metrics, timeline: timeline, resumeData: outcome.resumeData)
         }
     }
 
-    /// The file at its destination, or the error.
-    public var result: Result<URL, FerryError> {
-        get async { await response.result }
-    }
-
-    /// The file at its destination.
-    /// - Throws: ``FerryError``; cancellation is ``FerryError/Reason/cancelled``.
-    public var value: URL {
-        get async throws(FerryError) { try await result.get() }
-    }
-
     /// How to resume, when the download failed part-way and its partial file was kept; `nil` otherwise.
     public var resumeData: ResumeData? {
-        get async { await transfer.outcome().resumeData }
+        get async { await response.resumeData }
     }
 
     /// Cancels the download; its partial file is kept for ``resumeData`` when that is possible. A download that

@@ -43,7 +43,20 @@ public struct Validation: Sendable {
 
     /// A custom check: throws to reject the response.
     public struct Validator: Sendable {
-        let check: @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void
+        /// The check, in a box whose identity tells two validators apart (``Validation/isSameRule(as:)``).
+        final class Box: Sendable {
+            let check: @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void
+
+            init(
+                _ check: @escaping @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void
+            ) {
+                self.check = check
+            }
+        }
+
+        let box: Box
+
+        var check: @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void { box.check }
 
         /// Creates a validator.
         /// - Parameter check: Throws to reject the response; the error becomes the underlying error of a
@@ -51,17 +64,39 @@ public struct Validation: Sendable {
         public init(
             _ check: @escaping @Sendable (_ request: Request, _ response: HTTPResponse, _ body: Data) throws -> Void
         ) {
-            self.check = check
+            box = Box(check)
         }
     }
 
-    /// Checks `response` to `request`.
+    /// Checks `response` to `request` with its whole body: the head's checks, then the body's.
     /// - Throws: ``FerryError`` carrying the request, the response head and the first bytes of the body.
     func validate(_ response: HTTPResponse, body: Data, for request: Request) throws(FerryError) {
+        try validateHead(response, for: request)
+        try validateBody(body, length: Int64(body.count), of: response, for: request)
+    }
+
+    /// The checks the pipeline makes when the head arrives, before it decides where the body goes: the status, and
+    /// a `Content-Type` the response declares.
+    /// - Throws: ``FerryError`` carrying the request and the response head.
+    func validateHead(_ response: HTTPResponse, for request: Request) throws(FerryError) {
         if let acceptableStatusCodes, !acceptableStatusCodes.contains(response.statusCode) {
-            throw FerryError(.unacceptableStatus(response.statusCode), request: request, response: response, body: body)
+            throw FerryError(.unacceptableStatus(response.statusCode), request: request, response: response)
         }
-        if let rule = acceptableContentTypes {
+        if let rule = acceptableContentTypes, response.contentType != nil {
+            try validateContentType(rule, response: response, body: Data(), request: request)
+        }
+    }
+
+    /// The checks that need the body: a missing `Content-Type` on a body that is not empty (when content types are
+    /// checked), then the custom validators.
+    /// - Parameters:
+    ///   - body: The body in memory; empty for a body on disk.
+    ///   - length: The body's length (a download's bytes on disk).
+    /// - Throws: ``FerryError`` carrying the request, the response head and the first bytes of the body.
+    func validateBody(
+        _ body: Data, length: Int64, of response: HTTPResponse, for request: Request
+    ) throws(FerryError) {
+        if let rule = acceptableContentTypes, response.contentType == nil, length > 0 {
             try validateContentType(rule, response: response, body: body, request: request)
         }
         for validator in validators {
@@ -74,6 +109,14 @@ public struct Validation: Sendable {
                     .validationFailed, request: request, response: response, body: body, underlyingError: error)
             }
         }
+    }
+
+    /// Whether `other` is the same rule: the same statuses and content types, and the very same validators.
+    func isSameRule(as other: Validation) -> Bool {
+        acceptableStatusCodes == other.acceptableStatusCodes
+            && acceptableContentTypes == other.acceptableContentTypes
+            && validators.count == other.validators.count
+            && zip(validators, other.validators).allSatisfy { $0.box === $1.box }
     }
 
     private func validateContentType(

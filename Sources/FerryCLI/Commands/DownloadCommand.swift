@@ -19,8 +19,8 @@ struct DownloadCommand {
         let destination = URL(fileURLWithPath: path)
         let partial = PartialDownload(destination: destination)
         // A non-2xx answer is an error here: its body is not the file asked for.
-        let options = DownloadOptions(replacesExistingFile: true, validation: .successfulStatus)
-        let task: DownloadTask
+        let options = DownloadOptions(replacesExistingFile: true)
+        var task: DownloadTask
         if invocation.options.continues, let resume = partial.resumeData(for: request) {
             layout.note("resuming \(path) after \(Units.bytes(resume.byteCount))")
             task = session.download(resuming: resume, to: destination, options: options)
@@ -28,6 +28,7 @@ struct DownloadCommand {
             if invocation.options.continues { layout.note("nothing to resume in \(partial.partFile.path); from start") }
             task = session.download(request, to: destination, options: options)
         }
+        task = task.validate(using: .successfulStatus)
         let started = ContinuousClock.now
         var display = ProgressDisplay(stream: layout.noteStream)
         async let finished = task.response

@@ -88,14 +88,14 @@ struct StreamTaskTests {
         transport: TransportKind
     ) async throws {
         let live = try LiveServer(transport: transport)
-        let transfer: StreamTransfer
+        let transfer: Transfer
         do {
             let stream = live.session.stream(
                 "drip", query: [.init(name: "numbytes", value: "50"), .init(name: "duration", value: "10")])
             _ = try await stream.head
             transfer = stream.transfer
         }
-        let outcome = await transfer.completion()
+        let outcome = await transfer.outcome(validation: .none)
         #expect(outcome.error?.reason == .cancelled)
         #expect(await live.session.activeRequestCount == 0)
     }

@@ -61,8 +61,7 @@ struct SuggestedFileNameTests {
     ])
     func theResolvedFileLiesDirectlyInTheDirectory(url: String, disposition: String?, expected: String) throws {
         let directory = URL(fileURLWithPath: "/tmp/ferry-downloads", isDirectory: true)
-        let target = DownloadTarget(
-            destination: .directory(directory), options: DownloadOptions(), sessionValidation: Validation())
+        let target = DownloadTarget(destination: .directory(directory), options: DownloadOptions())
         var headers: HTTPHeaders = [:]
         if let disposition { headers.add(name: "Content-Disposition", value: disposition) }
         let head = HTTPResponse(statusCode: 200, headers: headers, url: try #require(URL(string: url)))

@@ -10,10 +10,12 @@ enum RequestTracing {
     /// The span of the request running in this task.
     @TaskLocal static var span: (any Span)?
 
-    /// Runs `operation`, the whole transfer of `request`, inside its span.
+    /// Runs `operation`, the part of `request`'s transfer that runs in this task, inside its span: the whole
+    /// transfer (its outcome), or its sending up to the head (`nil`; the body is then read by another task).
+    @discardableResult
     static func traced(
-        _ request: Request?, tracer: (any Tracer)?, _ operation: () async -> TransferOutcome
-    ) async -> TransferOutcome {
+        _ request: Request?, tracer: (any Tracer)?, _ operation: () async -> TransferOutcome?
+    ) async -> TransferOutcome? {
         guard let request else { return await operation() }
         let tracer = tracer ?? InstrumentationSystem.tracer
         return await tracer.withAnySpan("HTTP \(request.method.rawValue)", ofKind: .client) { span in
@@ -22,7 +24,7 @@ enum RequestTracing {
             if let host = request.url.host { span.attributes["server.address"] = host }
             if let port = request.url.port { span.attributes["server.port"] = port }
             let outcome = await $span.withValue(span) { await operation() }
-            finish(span, with: outcome)
+            if let outcome { finish(span, with: outcome) }
             return outcome
         }
     }

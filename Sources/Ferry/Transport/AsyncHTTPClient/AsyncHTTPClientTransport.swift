@@ -101,7 +101,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// A request whose body (if any) is in memory, on the engine's delegate API: no task of Ferry's, and stopped
     /// by cancelling the engine's own task.
-    nonisolated(nonsending) private func exchange(
+    private func exchange(
         _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, body: HTTPClient.Body?,
         context: TransportContext
     ) async throws -> TransportResponse {
@@ -127,7 +127,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// A request whose body is read from a file or produced as it goes, on the engine's async API (which pulls
     /// the body from an `AsyncSequence`), run through ``TransportContext/stoppable(_:)``.
-    nonisolated(nonsending) private func stream(
+    private func stream(
         _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, context: TransportContext
     ) async throws -> TransportResponse {
         let counter = UploadCounter(context: context, expected: request.body?.count)

@@ -50,7 +50,10 @@ public struct ByteStream: AsyncSequence, Sendable {
 
         func next() async throws(FerryError) -> Data? {
             guard claimed else {
-                throw FerryError(.invalidRequest("a streamed response body can be iterated only once"))
+                throw FerryError(
+                    .invalidRequest(
+                        "a streamed response body can be iterated only once (its progress or response, awaited with no "
+                            + "consumer, reads and drops it)"))
             }
             switch state.value {
             case .ended:

@@ -12,10 +12,10 @@ extension StreamTask {
     ///   - type: The type of each line.
     ///   - decoder: The decoder.
     /// - Returns: The values.
-    public func jsonLines<Value: Decodable & Sendable>(
-        of type: Value.Type, decoder: some DataDecoder = JSONDecoder()
+    public func jsonLines<Line: Decodable & Sendable>(
+        of type: Line.Type, decoder: some DataDecoder = JSONDecoder()
     )
-        -> AsyncJSONLineSequence<ByteStream, Value>
+        -> AsyncJSONLineSequence<ByteStream, Line>
     {
         bytes.jsonLines(of: type, decoder: decoder)
     }
