@@ -19,7 +19,8 @@
 #      zero reports;
 #   8. scripts/sanitizers.sh address: the same under AddressSanitizer (in .build-asan-traits).
 # Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it),
-# and the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere.
+# the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere; and
+# scripts/check-docs-claims.sh: no "no equivalent"/"not supported" claim in the README or DocC names a declared symbol.
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
 # FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_FUZZ=1 skips the fuzz smoke;
@@ -62,6 +63,8 @@ echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 col
 swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 echo "test.sh: [${SECONDS}s] lock seam: Locked.swift copies identical, no Mutex outside them"
 scripts/check-locks.sh || status=$?
+echo "test.sh: [${SECONDS}s] docs claims: nothing the docs call missing is declared in Sources"
+scripts/check-docs-claims.sh || status=$?
 
 echo "test.sh: [${SECONDS}s] 1/8 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
