@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local servers for Ferry's interop tests and benchmarks.
 #
+#   scripts/servers.sh install  install what is missing (below), start nothing
 #   scripts/servers.sh start    install what is missing, start everything, write WORK/servers.env
 #   scripts/servers.sh stop     stop exactly what `start` started (pid files); never fails
 #   scripts/servers.sh status   print what runs (exit 0 if all of it runs, 3 otherwise)
@@ -21,8 +22,14 @@
 #   FERRY_HTTPBIN_WORKERS / FERRY_HTTPBIN_THREADS   gunicorn workers/threads (default 4 / 8)
 #   FERRY_HTTPBIN_PORT / FERRY_NGINX_PORT / FERRY_NGINX_PORT6 / FERRY_UPLOAD_PORT   preferred ports
 #   FERRY_SERVER_START_TIMEOUT  seconds to wait for each server (default 20)
-#   FERRY_PYTHON            python interpreter (default python3)
-#   FERRY_PIP_SPECS         what pip installs if httpbin/gunicorn are missing
+#   FERRY_PYTHON            the Python 3 the virtual environment is made from (default python3); if it already
+#                           imports httpbin and gunicorn, it runs the servers itself, without a virtual environment
+#   FERRY_VENV              the virtual environment for httpbin and gunicorn (default REPO/.venv-servers, git-ignored)
+#   FERRY_PIP_SPECS         what pip installs into it (made again when the specs change)
+#
+# What `install` (and `start`) installs when missing, as root or with passwordless sudo, on Debian or Ubuntu:
+# nginx (nginx-light), curl, python3 and python3-venv with apt-get; httpbin and gunicorn with pip, into FERRY_VENV,
+# never into the system Python (Debian 12's refuses: externally-managed-environment, PEP 668).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +41,7 @@ WWW="$WORK/www"
 STATE="$WORK/state"
 ENV_FILE="$WORK/servers.env"
 PY="${FERRY_PYTHON:-python3}"
+VENV="${FERRY_VENV:-$ROOT/.venv-servers}"
 # Versions verified together on Debian 12 / CPython 3.11 with Flask 3.1 + Werkzeug 3.1.
 PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1}"
 START_TIMEOUT="${FERRY_SERVER_START_TIMEOUT:-20}"
@@ -63,7 +71,10 @@ apt_update() {
 
 apt_install() { # apt_install PKG... (quiet, non-interactive, never starts the distro's services)
   local sudo=()
-  if [[ $EUID -ne 0 ]]; then sudo=(sudo -n); fi
+  if [[ $EUID -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "need root (or passwordless sudo) to apt-get install $*"
+    sudo=(sudo -n)
+  fi
   local policy=/usr/sbin/policy-rc.d made_policy=0
   if [[ ! -e $policy ]]; then
     # keep Debian's postinst from starting a system-wide nginx on 0.0.0.0:80
@@ -79,39 +90,72 @@ apt_install() { # apt_install PKG... (quiet, non-interactive, never starts the d
 }
 
 ensure_installed() {
-  local pkgs=() updated=0 p
+  local pkgs=() p
+  APT_UPDATED=0
   if ! find_nginx; then
-    log "nginx missing: apt-get update + install"
-    apt_update
-    updated=1
+    apt_update_once
     for p in nginx-light nginx; do
       # (no `| grep -q` in this script: with pipefail, grep's early exit can fail a pipe via SIGPIPE)
       if [[ "$(apt-cache policy "$p" 2>/dev/null)" =~ Candidate:\ [0-9] ]]; then pkgs+=("$p"); break; fi
     done
     [[ ${#pkgs[@]} -gt 0 ]] || die "neither nginx-light nor nginx is installable (apt-cache policy)"
   fi
-  if ! command -v curl >/dev/null 2>&1; then
-    if [[ $updated == 0 ]]; then apt_update; fi
-    pkgs+=(curl)
+  if ! command -v curl >/dev/null 2>&1; then pkgs+=(curl); fi
+  if ! command -v "$PY" >/dev/null 2>&1; then
+    [[ -z "${FERRY_PYTHON:-}" ]] || die "FERRY_PYTHON=$FERRY_PYTHON not found"
+    pkgs+=(python3 python3-venv)
   fi
   if [[ ${#pkgs[@]} -gt 0 ]]; then
+    apt_update_once
     apt_install "${pkgs[@]}"
     log "installed with apt-get: ${pkgs[*]}"
     find_nginx || die "nginx still not found after installing ${pkgs[*]}"
+    command -v "$PY" >/dev/null 2>&1 || die "$PY still not found after installing ${pkgs[*]}"
   fi
-
-  command -v "$PY" >/dev/null 2>&1 || die "$PY not found"
-  if ! "$PY" -c 'import httpbin, gunicorn' >/dev/null 2>&1; then
-    log "httpbin/gunicorn missing: pip install $PIP_SPECS"
-    # shellcheck disable=SC2086
-    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore \
-      "$PY" -m pip install -q $PIP_SPECS >>"$LOGS/install.log" 2>&1 \
-      || { tail -n 30 "$LOGS/install.log" >&2; die "pip install $PIP_SPECS failed"; }
-    "$PY" -c 'import httpbin, gunicorn' >/dev/null 2>&1 \
-      || die "httpbin/gunicorn still not importable after pip install"
-  fi
+  ensure_python_env
   # the real interpreter (not a pyenv shim), so the servers do not depend on PATH
   PY="$("$PY" -c 'import sys; print(sys.executable)')"
+}
+
+apt_update_once() {
+  if [[ $APT_UPDATED == 0 ]]; then
+    log "apt-get update (to install what is missing)"
+    apt_update
+    APT_UPDATED=1
+  fi
+}
+
+# ensure_python_env: sets PY to an interpreter that imports httpbin and gunicorn: PY as it is when it already does
+# (a machine set up by hand, offline), else the virtual environment FERRY_VENV, made from PY (python3-venv installed
+# first on Debian when PY lacks ensurepip) and filled with PIP_SPECS when it is missing, broken or of other specs.
+ensure_python_env() {
+  local specs_file="$VENV/ferry-pip-specs" vpy="$VENV/bin/python3"
+  if "$PY" -c 'import httpbin, gunicorn' >/dev/null 2>&1; then return 0; fi
+  if [[ -x "$vpy" && "$(cat "$specs_file" 2>/dev/null)" == "$PIP_SPECS" ]] \
+    && "$vpy" -c 'import httpbin, gunicorn' >/dev/null 2>&1; then
+    PY="$vpy"
+    return 0
+  fi
+  # Debian's python3 has `venv` but not `ensurepip` (pip for the environment) without python3-venv.
+  if ! "$PY" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    command -v apt-get >/dev/null 2>&1 || die "$PY cannot make a virtual environment (no venv/ensurepip module)"
+    apt_update_once
+    apt_install python3-venv
+    log "installed with apt-get: python3-venv"
+    "$PY" -c 'import venv, ensurepip' >/dev/null 2>&1 \
+      || die "$PY still cannot make a virtual environment after installing python3-venv (is it Debian's python3?)"
+  fi
+  log "making the virtual environment $VENV, then pip install $PIP_SPECS"
+  # --clear: an environment left by another interpreter or other specs is made again from scratch
+  "$PY" -m venv --clear "$VENV" >>"$LOGS/install.log" 2>&1 \
+    || { tail -n 30 "$LOGS/install.log" >&2; die "$PY -m venv $VENV failed"; }
+  # shellcheck disable=SC2086 # PIP_SPECS is a list of requirement specifiers
+  PIP_DISABLE_PIP_VERSION_CHECK=1 "$vpy" -m pip install -q $PIP_SPECS >>"$LOGS/install.log" 2>&1 \
+    || { tail -n 30 "$LOGS/install.log" >&2; die "pip install $PIP_SPECS (into $VENV) failed"; }
+  "$vpy" -c 'import httpbin, gunicorn' >/dev/null 2>&1 \
+    || die "httpbin/gunicorn still not importable after pip install into $VENV"
+  printf '%s' "$PIP_SPECS" >"$specs_file"
+  PY="$vpy"
 }
 
 # ---------------------------------------------------------------- static files
@@ -599,9 +643,10 @@ exec 9>"$WORK/.lock"
 flock -w 120 9 || die "another servers.sh holds $WORK/.lock"
 
 case "${1:-}" in
+  install) mkdir -p "$LOGS" "$STATE"; ensure_installed; log "installed; the servers run with $PY" ;;
   start) do_start ;;
   stop) mkdir -p "$LOGS" "$STATE"; do_stop_all ;;
   status) do_status ;;
   restart) mkdir -p "$LOGS" "$STATE"; do_stop_all; do_start ;;
-  *) echo "usage: $0 start|stop|status|restart" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start|stop|status|restart" >&2; exit 2 ;;
 esac

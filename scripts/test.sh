@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# The project's single test command:  scripts/test.sh [swift test args, e.g. --filter Foo]
+# The project's single test command:  scripts/test.sh [--fast] [swift test args, e.g. --filter Foo]
+# About 20 minutes on two cores (most of it the trait build and the two sanitizer builds); `--fast` (or FERRY_FAST=1)
+# runs the lint and step 1 without the fuzz smoke: every suite of the default build on URLSession, servers included.
+# Installs what it needs when missing (nginx, curl, python3 and python3-venv with apt-get, as root or with
+# passwordless sudo; httpbin and gunicorn with pip into the virtual environment .venv-servers/: scripts/servers.sh).
 # Starts the local interop servers (scripts/servers.sh), then:
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession; then a fuzz smoke:
 #      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 90 s);
@@ -15,13 +19,23 @@
 #      zero reports;
 #   8. scripts/sanitizers.sh address: the same under AddressSanitizer (in .build-asan-traits).
 # Before them, `swift format lint --strict` over Sources, Tests, Examples and Package.swift (the toolchain ships it),
-# and the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere.
+# the lock seam check: every lock is a `Locked` (one identical `Locked.swift` per module), no `Mutex` elsewhere; and
+# scripts/check-docs-claims.sh: no "no equivalent"/"not supported" claim in the README or DocC names a declared symbol.
 # Exits non-zero if any step failed. The servers are stopped on exit.
 # FERRY_NO_SERVERS=1 skips the servers (interop tests then report themselves as not run);
 # FERRY_SKIP_TRAIT=1 skips step 4; FERRY_SKIP_EXAMPLES=1 skips step 5; FERRY_SKIP_FUZZ=1 skips the fuzz smoke;
 # FERRY_SKIP_SANITIZERS=1 skips steps 7 and 8 (with FERRY_SKIP_TRAIT=1 they build without the trait: URLSession only).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [[ "${1:-}" == --fast ]]; then
+  export FERRY_FAST=1
+  shift
+fi
+if [[ "${FERRY_FAST:-0}" == 1 ]]; then
+  echo "test.sh: fast run (--fast or FERRY_FAST=1): the lint and step 1 without the fuzz smoke; steps 2 to 8 skipped"
+  FERRY_SKIP_FUZZ=1
+fi
 
 if [[ "${FERRY_NO_SERVERS:-0}" == 1 ]]; then
   unset FERRY_HTTPBIN_URL FERRY_NGINX_URL FERRY_NGINX_URL_IPV6 FERRY_UPLOAD_URL FERRY_STATIC_ROOT
@@ -49,6 +63,8 @@ echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 col
 swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
 echo "test.sh: [${SECONDS}s] lock seam: Locked.swift copies identical, no Mutex outside them"
 scripts/check-locks.sh || status=$?
+echo "test.sh: [${SECONDS}s] docs claims: nothing the docs call missing is declared in Sources"
+scripts/check-docs-claims.sh || status=$?
 
 echo "test.sh: [${SECONDS}s] 1/8 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -59,6 +75,10 @@ if [[ "${FERRY_SKIP_FUZZ:-0}" != 1 ]]; then
   # scripts/fuzz.sh runs them for longer (RELIABILITY.md, "Fuzzing").
   echo "test.sh: [${SECONDS}s] 1/8 fuzz smoke: every libFuzzer target for 1 s"
   scripts/fuzz.sh 1 || status=$?
+fi
+if [[ "${FERRY_FAST:-0}" == 1 ]]; then
+  echo "test.sh: [${SECONDS}s] done (fast run: steps 2 to 8 not run), status $status"
+  exit "$status"
 fi
 
 echo "test.sh: [${SECONDS}s] 2/8 the README's and the DocC articles' Swift blocks compile"

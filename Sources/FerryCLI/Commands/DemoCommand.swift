@@ -41,13 +41,17 @@ struct DemoCommand {
             failures += report(error)
         }
 
-        step("3. An error: a 404 fails validation with a typed FerryError")
+        step("3. An error: a 404 fails validation; print(error.localizedDescription)")
         do {
             _ = try await session.get("status/404").serializingData()
             print("unexpected success")
             failures += 1
         } catch {
-            print("caught FerryError: reason \(error.reason), status \(error.statusCode.map(String.init) ?? "none")")
+            // What a user reads, then what a program switches on.
+            print(error.localizedDescription)
+            if case .unacceptableStatus(let code) = error.reason {
+                print("(to a program: error.reason == .unacceptableStatus(\(code)))")
+            }
         }
 
         step("4. Redirects followed by Ferry's own policy: session.get(\"redirect/3\")")
@@ -59,9 +63,9 @@ struct DemoCommand {
         var slow = Request(url: server.url("/delay/2"))
         slow.idleTimeout = .milliseconds(300)
         let timedOut = await session.request(slow).response
-        print(
-            "\(timedOut.error.map { "\($0.reason)" } ?? "no error") after \(Units.duration(timedOut.timeline.requestDuration))"
-        )
+        print(timedOut.error?.localizedDescription ?? "no error")
+        print("(measured: \(Units.duration(timedOut.timeline.requestDuration)))")
+        if timedOut.error?.isTimeout != true { failures += 1 }
 
         step("6. The timeline Ferry measured for the JSON request")
         let measured = await session.get("json").response
@@ -72,6 +76,7 @@ struct DemoCommand {
         failures += await download(from: server, with: session)
 
         step("8. Server-sent events as they arrive: for try await event in session.stream(\"sse\").serverSentEvents")
+        print("(an event's data lines are printed joined with \" / \")")
         do {
             for try await event in session.stream("sse?count=4&interval=0.15").serverSentEvents {
                 print(
