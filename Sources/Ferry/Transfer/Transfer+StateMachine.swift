@@ -19,6 +19,9 @@ extension Transfer {
     /// `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never reads). Each resumed
     /// waiter claims again: the state machine never hands a continuation a result it could have gone stale for.
     struct StateMachine<Waiter, Body> {
+        /// The final head as the pipeline judged it: the head, or the validation's error.
+        typealias Head = Result<HTTPResponse, FerryError>
+
         /// What a waiter waits for.
         enum Need: Equatable {
             /// The final head.
@@ -32,8 +35,8 @@ extension Transfer {
         private enum Phase {
             case idle
             case opening
-            case open(HTTPResponse, Body)
-            case reading(HTTPResponse)
+            case open(Head, Body)
+            case reading(Head)
             case finished(TransferOutcome)
         }
 
@@ -41,6 +44,8 @@ extension Transfer {
         private var waiters: [(need: Need, waiter: Waiter)] = []
         /// Whether a stream's consumer (its `bytes`) claimed the body: nobody else may read it then.
         private var consumerClaimed = false
+        /// Whether an awaiter of the outcome read the body (a stream's, dropped): no consumer can claim it after.
+        private var readByAwaiter = false
         /// Whether every task value is gone: a body nobody can read any more is dropped.
         private var abandoned = false
 
@@ -53,8 +58,8 @@ extension Transfer {
             case read(Body)
             /// Another task is at work: ``wait(_:for:)``.
             case wait
-            /// The head arrived.
-            case head(HTTPResponse)
+            /// The head arrived (or was rejected).
+            case head(Head)
             /// It is over.
             case finished(TransferOutcome)
         }
@@ -75,6 +80,7 @@ extension Transfer {
                 case .outcome:
                     guard !consumerClaimed else { return .wait }
                     phase = .reading(head)
+                    readByAwaiter = true
                     return .read(body)
                 }
             case .reading(let head):
@@ -129,10 +135,11 @@ extension Transfer {
         /// The opener's head arrived; `body` is what reading it needs.
         /// - Parameter keepReading: Whether the opener wants the outcome (it reads the body unless a stream's
         ///   consumer claimed it).
-        mutating func opened(_ head: HTTPResponse, body: Body, keepReading: Bool) -> OpenedAction {
+        mutating func opened(_ head: Head, body: Body, keepReading: Bool) -> OpenedAction {
             guard case .opening = phase else { return .drop }
             if keepReading, !consumerClaimed {
                 phase = .reading(head)
+                readByAwaiter = true
                 return .read(readyWaiters())
             }
             if abandoned, !consumerClaimed { return .drop }
@@ -158,7 +165,7 @@ extension Transfer {
         /// Claims a stream's body for its consumer: `false` when someone else already claimed it (another consumer,
         /// or an awaiter of the outcome that reads and drops it).
         mutating func claimConsumer() -> Bool {
-            guard !consumerClaimed else { return false }
+            guard !consumerClaimed, !readByAwaiter else { return false }
             switch phase {
             case .reading: return false
             case .idle, .opening, .open, .finished:

@@ -93,7 +93,7 @@ final class Transfer: Sendable {
         while true {
             switch state.withLock({ $0.claim(.head) }) {
             case .open: await open(validation: validation, keepReading: false)
-            case .head(let head): return .success(head)
+            case .head(let head): return head
             case .read: preconditionFailure("a head claim never reads")
             case .wait: await wait(for: .head)
             case .finished(let outcome): return outcome.head
@@ -225,7 +225,8 @@ final class Transfer: Sendable {
             }
             controls.downloadProgress.update(completed: 0, total: opened.head.expectedContentLength)
         }
-        switch state.withLock({ $0.opened(opened.head, body: open, keepReading: keepReading) }) {
+        let verdict: Result<HTTPResponse, FerryError> = rejection.map { .failure($0) } ?? .success(opened.head)
+        switch state.withLock({ $0.opened(verdict, body: open, keepReading: keepReading) }) {
         case .read(let waiters):
             for waiter in waiters { waiter.resume() }
             return await read(open)
