@@ -14,13 +14,11 @@ extension Pipeline {
             }
         }
         try request.headers.validate()
-        // A URL an interceptor changed is checked like the request's own (one it left alone is not checked again).
-        if !request.hasResolvedURL {
-            do throws(FerryError) {
-                request.resolveURL(try request.url.url(relativeTo: configuration.baseURL))
-            } catch {
-                throw error.adding(request: request, response: nil, body: nil)
-            }
+        // The adapted URL is checked as the request's own was.
+        do throws(FerryError) {
+            request.url = try resolve(request.url)
+        } catch {
+            throw error.adding(request: request, response: nil, body: nil)
         }
         if let error = controls.signal.error { throw error }
         events?.send(.adapted(request, attempt: exchange.attempt), id: controls.id)

@@ -51,21 +51,24 @@ extension Pipeline {
 /// Hands a body's chunks to a destination, counting them and reporting progress and activity. A transport may
 /// call it from a child task of the pipeline's (``TransportContext/stoppable(_:)``), so its state is under a lock,
 /// which is never contended: one chunk at a time.
-///
-/// The destination is a stored property of its own, touched only while the lock is held (hence the unchecked
-/// `Sendable`), rather than a field of the locked state: a generic class's deinit is not specialized, and destroying
-/// a `Locked<State<Destination>>` there asked the runtime for three generic metadata records per request (about
-/// 1,000 instructions), where a `Destination` and a non-generic state need none.
-final class BodyReceiver<Destination: BodyDestination>: @unchecked Sendable {
-    @exclusivity(unchecked) private var storedDestination: Destination
-    private let state = Locked(BodyReceiverState())
+final class BodyReceiver<Destination: BodyDestination>: Sendable {
+    private struct State: ~Copyable {
+        var destination: Destination
+        var received: Int64 = 0
+        var base: Int64 = 0
+        var total: Int64?
+        var progress: ProgressReporter?
+        var timeout: TimeoutScheduler.Registration?
+    }
 
-    init(_ destination: sending Destination) {
-        storedDestination = destination
+    private let state: Locked<State>
+
+    init(_ destination: Destination) {
+        state = Locked(State(destination: destination))
     }
 
     /// The destination as it is now (for the part of a body that arrived before a failure).
-    var destination: Destination { state.withLock { _ in storedDestination } }
+    var destination: Destination { state.withLock { $0.destination } }
 
     /// Body bytes received.
     var received: Int64 { state.withLock { $0.received } }
@@ -75,7 +78,7 @@ final class BodyReceiver<Destination: BodyDestination>: @unchecked Sendable {
         _ head: HTTPResponse, length: Int64?, progress: ProgressReporter, timeout: TimeoutScheduler.Registration?
     ) throws(FerryError) {
         let (base, total): (Int64, Int64?) = try state.withLock { state throws(FerryError) in
-            state.base = try storedDestination.begin(head, length: length)
+            state.base = try state.destination.begin(head, length: length)
             state.total = length.map { $0 + state.base }
             state.progress = progress
             state.timeout = timeout
@@ -87,7 +90,7 @@ final class BodyReceiver<Destination: BodyDestination>: @unchecked Sendable {
     func write(_ chunk: Data) throws(FerryError) {
         let now = ContinuousClock.now
         let (progress, completed, total) = try state.withLock { state throws(FerryError) in
-            try storedDestination.write(chunk)
+            try state.destination.write(chunk)
             state.received += Int64(chunk.count)
             state.timeout?.noteActivity()  // on the timer's clock, which tests inject
             return (state.progress, state.base + state.received, state.total)
@@ -96,15 +99,6 @@ final class BodyReceiver<Destination: BodyDestination>: @unchecked Sendable {
     }
 
     func finish() throws(FerryError) -> Destination.Output {
-        try state.withLock { _ throws(FerryError) in try storedDestination.finish() }
+        try state.withLock { state throws(FerryError) in try state.destination.finish() }
     }
-}
-
-/// What a ``BodyReceiver`` counts, under its lock.
-private struct BodyReceiverState: ~Copyable {
-    var received: Int64 = 0
-    var base: Int64 = 0
-    var total: Int64?
-    var progress: ProgressReporter?
-    var timeout: TimeoutScheduler.Registration?
 }

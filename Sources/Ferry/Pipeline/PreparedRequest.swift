@@ -22,9 +22,7 @@ extension Pipeline {
     /// Applies the session's defaults and checks the request.
     func prepare(_ original: Request) throws(FerryError) -> PreparedRequest {
         var request = original
-        if !original.hasResolvedURL {
-            request.resolveURL(try original.url.url(relativeTo: configuration.baseURL))
-        }
+        request.url = try resolve(original.url)
         if let defaultHeadersError { throw defaultHeadersError }
         try original.headers.validate()
         request.headers = original.headers.merging(defaults: configuration.headers)
@@ -56,5 +54,15 @@ extension Pipeline {
         return PreparedRequest(
             request: request, idleTimeout: idle, totalTimeout: total, redirectPolicy: policy, maximumBodySize: limit,
             interceptors: interceptors)
+    }
+}
+
+extension Pipeline {
+    /// The one place a URL is resolved and checked: against the base URL when it has no scheme, then as an
+    /// absolute `http` or `https` URL with a host. Preparing a request calls it, and so does adapting one (an
+    /// interceptor may change the URL).
+    /// - Throws: ``FerryError/Reason/invalidURL(_:)``.
+    func resolve(_ url: URL) throws(FerryError) -> URL {
+        try url.url(relativeTo: configuration.baseURL)
     }
 }

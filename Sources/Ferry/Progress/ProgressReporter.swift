@@ -3,9 +3,7 @@
 /// `update` runs on the transport's callbacks: it takes a lock, reads the clock, and yields only when a snapshot is
 /// due. Continuations are yielded to under the lock (which keeps snapshots in order) but finished outside it,
 /// because finishing one runs its termination handler, which takes the lock again.
-///
-/// A view of one direction of its transfer's ``TransferControls``, which hold the state.
-struct ProgressReporter: Sendable {
+final class ProgressReporter: Sendable {
     /// The counts as they arrive; a snapshot (with its rate) is made only when someone reads or receives one, so a
     /// transfer nobody watches pays a few stores per update.
     struct State {
@@ -31,29 +29,10 @@ struct ProgressReporter: Sendable {
         }
     }
 
-    enum Direction {
-        case download
-        case upload
-    }
-
-    private let controls: TransferControls
-    private let direction: Direction
-
-    /// A reporter of its own (for tests).
-    init() {
-        self.init(TransferControls(), .download)
-    }
-
-    init(_ controls: TransferControls, _ direction: Direction) {
-        self.controls = controls
-        self.direction = direction
-    }
+    private let state = Locked(State())
 
     private func withState<Result: Sendable>(_ body: (inout sending State) -> sending Result) -> Result {
-        switch direction {
-        case .download: controls.downloadState.withLock(body)
-        case .upload: controls.uploadState.withLock(body)
-        }
+        state.withLock(body)
     }
 
     /// The shortest gap between two snapshots.
@@ -113,9 +92,8 @@ struct ProgressReporter: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        continuation.onTermination = { [weak controls, direction] _ in
-            guard let controls else { return }
-            _ = ProgressReporter(controls, direction).withState { $0.consumers.removeValue(forKey: id) }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.withState { $0.consumers.removeValue(forKey: id) }
         }
         // Yielding never runs the termination handler, so it may happen under the lock, which keeps the first
         // snapshot ordered before any later one; finishing does run it, so it happens after.

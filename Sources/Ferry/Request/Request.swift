@@ -8,107 +8,29 @@ public import Logging
 ///
 /// Options left `nil` take the session's ``Session/Configuration`` value.
 public struct Request: Sendable {
-    /// The fields, shared between copies until one is changed: a request is copied several times on its way
-    /// through the pipeline (into the prepared request, each attempt, the response and any error), and a copy costs
-    /// one retain instead of one per field.
-    private var storage: Storage
-
     /// The method.
-    public var method: HTTPMethod {
-        get { storage.method }
-        _modify {
-            makeUnique()
-            yield &storage.method
-        }
-    }
-
+    public var method: HTTPMethod
     /// The URL. A URL without a scheme is resolved against the session's base URL.
-    public var url: URL {
-        get { storage.url }
-        _modify {
-            makeUnique()
-            storage.hasResolvedURL = false
-            yield &storage.url
-        }
-    }
-
-    /// Whether ``url`` came from `url(relativeTo:)` (absolute, `http` or `https`, with a host) and has not changed
-    /// since, so preparing the request need not check it again.
-    var hasResolvedURL: Bool { storage.hasResolvedURL }
-
+    public var url: URL
     /// The headers; the session's default headers fill in names missing here.
-    public var headers: HTTPHeaders {
-        get { storage.headers }
-        _modify {
-            makeUnique()
-            yield &storage.headers
-        }
-    }
-
+    public var headers: HTTPHeaders
     /// The body, if any.
-    public var body: RequestBody? {
-        get { storage.body }
-        _modify {
-            makeUnique()
-            yield &storage.body
-        }
-    }
-
+    public var body: RequestBody?
     /// The longest time without any byte moving before the request fails, or `nil` for the session's.
-    public var idleTimeout: Duration? {
-        get { storage.idleTimeout }
-        _modify {
-            makeUnique()
-            yield &storage.idleTimeout
-        }
-    }
-
+    public var idleTimeout: Duration?
     /// The longest time the whole request may take, redirects included, or `nil` for the session's.
-    public var totalTimeout: Duration? {
-        get { storage.totalTimeout }
-        _modify {
-            makeUnique()
-            yield &storage.totalTimeout
-        }
-    }
-
+    public var totalTimeout: Duration?
     /// How redirects are followed, or `nil` for the session's policy.
-    public var redirectPolicy: RedirectPolicy? {
-        get { storage.redirectPolicy }
-        _modify {
-            makeUnique()
-            yield &storage.redirectPolicy
-        }
-    }
-
+    public var redirectPolicy: RedirectPolicy?
     /// The largest body, in bytes, the response may have, or `nil` for the session's limit.
-    public var maximumBodySize: Int64? {
-        get { storage.maximumBodySize }
-        _modify {
-            makeUnique()
-            yield &storage.maximumBodySize
-        }
-    }
-
+    public var maximumBodySize: Int64?
     /// Interceptors for this request alone, run after the session's (``Session/Configuration/interceptors``).
-    public var interceptors: [any RequestInterceptor] {
-        get { storage.interceptors }
-        _modify {
-            makeUnique()
-            yield &storage.interceptors
-        }
-    }
+    public var interceptors: [any RequestInterceptor] = []
 
     #if Logging
     /// The logger a ``LoggingEventMonitor`` writes this request's lines to instead of its own, so an upstream call
     /// is logged with the metadata of whatever made it (the `Logging` trait).
-    public var logger: Logger? {
-        get { storage.logger }
-        _modify {
-            makeUnique()
-            yield &storage.logger
-        }
-    }
+    public var logger: Logger?
     #endif
 
     /// Creates a request.
@@ -118,24 +40,10 @@ public struct Request: Sendable {
     ///   - headers: The headers.
     ///   - body: The body.
     public init(_ method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
-        storage = Storage(method: method, url: url, headers: headers, body: body)
-    }
-
-    /// Creates a request whose URL `url(relativeTo:)` just returned.
-    init(_ method: HTTPMethod, resolvedURL: URL, headers: HTTPHeaders, body: RequestBody?) {
-        storage = Storage(method: method, url: resolvedURL, headers: headers, body: body)
-        storage.hasResolvedURL = true
-    }
-
-    /// Sets the URL to `resolved`, which `url(relativeTo:)` just returned.
-    mutating func resolveURL(_ resolved: URL) {
-        url = resolved
-        storage.hasResolvedURL = true
-    }
-
-    /// Gives this request fields of its own before one is changed.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
     }
 
     /// Appends query items to the URL, percent-escaping every character outside RFC 3986's unreserved set.
@@ -159,53 +67,6 @@ public struct Request: Sendable {
             components.percentEncodedQuery = query
         }
         guard let newURL = components.url else { return }
-        // A query does not change what makes a URL resolved (its scheme and host).
-        let wasResolved = hasResolvedURL
         url = newURL
-        storage.hasResolvedURL = wasResolved
-    }
-}
-
-extension Request {
-    /// A request's fields. Changed only after `makeUnique()`, that is only while one request holds it,
-    /// which is what makes the unchecked `Sendable` sound: a storage reachable from two requests (or two tasks) is
-    /// never written. For the same reason the fields need no run-time exclusivity check (`@exclusivity(unchecked)`):
-    /// the request's own accessors, checked statically, are the only way in, and the checks cost 2,900 instructions
-    /// per request.
-    private final class Storage: @unchecked Sendable {
-        @exclusivity(unchecked) var method: HTTPMethod
-        @exclusivity(unchecked) var url: URL
-        @exclusivity(unchecked) var headers: HTTPHeaders
-        @exclusivity(unchecked) var body: RequestBody?
-        @exclusivity(unchecked) var idleTimeout: Duration?
-        @exclusivity(unchecked) var totalTimeout: Duration?
-        @exclusivity(unchecked) var redirectPolicy: RedirectPolicy?
-        @exclusivity(unchecked) var maximumBodySize: Int64?
-        @exclusivity(unchecked) var hasResolvedURL = false
-        @exclusivity(unchecked) var interceptors: [any RequestInterceptor] = []
-        #if Logging
-        @exclusivity(unchecked) var logger: Logger?
-        #endif
-
-        init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: RequestBody?) {
-            self.method = method
-            self.url = url
-            self.headers = headers
-            self.body = body
-        }
-
-        func copy() -> Storage {
-            let copy = Storage(method: method, url: url, headers: headers, body: body)
-            copy.idleTimeout = idleTimeout
-            copy.totalTimeout = totalTimeout
-            copy.redirectPolicy = redirectPolicy
-            copy.maximumBodySize = maximumBodySize
-            copy.hasResolvedURL = hasResolvedURL
-            copy.interceptors = interceptors
-            #if Logging
-            copy.logger = logger
-            #endif
-            return copy
-        }
     }
 }

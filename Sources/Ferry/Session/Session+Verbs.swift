@@ -89,14 +89,15 @@ extension Session {
         }
     }
 
-    /// A request for `url` resolved against the base URL, or the error that the URL cannot be resolved.
+    /// A request for `url` (a string or URL made a `URL` against the base URL, which preparing the request checks
+    /// again), or the error that it is no URL at all.
     nonisolated func makeRequest(
         _ method: HTTPMethod, _ url: some URLConvertible, query: [URLQueryItem] = [], headers: HTTPHeaders,
         body: RequestBody? = nil
     ) -> Result<Request, FerryError> {
         do throws(FerryError) {
             var request = Request(
-                method, resolvedURL: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
+                method, url: try url.url(relativeTo: configuration.baseURL), headers: headers, body: body)
             request.appendQuery(query)
             return .success(request)
         } catch {

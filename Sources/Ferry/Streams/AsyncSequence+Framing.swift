@@ -8,7 +8,7 @@ extension AsyncSequence where Element == Data {
     ///   unless given.
     /// - Returns: A sequence of lines, without their terminators.
     public func lines(maximumLineLength: Int = 1 << 20) -> AsyncDataLineSequence<Self> {
-        AsyncDataLineSequence(base: self, maximumLineLength: maximumLineLength)
+        AsyncFramedSequence(base: self) { TextLineFramer(lines: LineSplitter(maximumLineLength: maximumLineLength)) }
     }
 
     /// Returns the server-sent events of this `text/event-stream` byte stream.
@@ -16,7 +16,7 @@ extension AsyncSequence where Element == Data {
     ///   unless given.
     /// - Returns: A sequence of events.
     public func serverSentEvents(maximumLineLength: Int = 1 << 20) -> AsyncServerSentEventSequence<Self> {
-        AsyncServerSentEventSequence(base: self, maximumLineLength: maximumLineLength)
+        AsyncFramedSequence(base: self) { ServerSentEventParser(maximumLineLength: maximumLineLength) }
     }
 
     /// Returns the values of this newline-delimited JSON byte stream, one per non-blank line.
@@ -30,6 +30,8 @@ extension AsyncSequence where Element == Data {
         decoder: some DataDecoder = JSONDecoder(),
         maximumLineLength: Int = 1 << 20
     ) -> AsyncJSONLineSequence<Self, Value> {
-        AsyncJSONLineSequence(base: self, decoder: decoder, maximumLineLength: maximumLineLength)
+        AsyncFramedSequence(base: self) {
+            JSONLineFramer<Value>(lines: LineSplitter(maximumLineLength: maximumLineLength), decoder: decoder)
+        }
     }
 }

@@ -66,7 +66,7 @@ final class TimeoutScheduler: Sendable {
     /// The state under the lock.
     private struct State {
         /// The registered timeouts and the planned wake.
-        var machine = TimeoutStateMachine()
+        var machine = StateMachine()
         /// What to call when a registration runs out, by id.
         var callbacks: [UInt64: Callback] = [:]
         /// The sleeper, or `nil` when none runs.
@@ -156,7 +156,7 @@ final class TimeoutScheduler: Sendable {
     /// never runs without its timeouts; that sleeper ends by itself once nothing is registered.
     func shutdown() {
         let timer = state.withLock { state -> Task<Void, Never>? in
-            state.machine = TimeoutStateMachine()
+            state.machine = StateMachine()
             state.callbacks.removeAll()
             state.generation &+= 1
             defer { state.timer = nil }

@@ -17,7 +17,7 @@ struct TimeoutStateMachineTests {
     /// The expired entries of `fired`, as comparable pairs.
     /// - Parameter fired: A timer wake's result.
     /// - Returns: The ids and kinds.
-    func expired(_ fired: TimeoutStateMachine.Fired) -> [Expiry] {
+    func expired(_ fired: TimeoutScheduler.StateMachine.Fired) -> [Expiry] {
         fired.expired.map { Expiry(id: $0.id, kind: $0.kind) }
     }
 
@@ -31,7 +31,7 @@ struct TimeoutStateMachineTests {
 
     /// Without activity the idle timeout runs out exactly at registration plus idle.
     @Test func idleExpiresWhenNothingMovesForTheIdleTimeout() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let action = machine.register(1, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
         #expect(action == .schedule(at: at(60)))
 
@@ -47,7 +47,7 @@ struct TimeoutStateMachineTests {
 
     /// The total timeout runs out at its deadline.
     @Test func totalExpiresAtTheDeadline() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let action = machine.register(1, idle: nil, deadline: at(30), activity: ActivityStamp(start), now: start)
         #expect(action == .schedule(at: at(30)))
 
@@ -58,7 +58,7 @@ struct TimeoutStateMachineTests {
 
     /// When both timeouts passed, the total one is reported.
     @Test func totalWinsWhenBothPassed() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         _ = machine.register(1, idle: .seconds(10), deadline: at(10), activity: ActivityStamp(start), now: start)
         _ = machine.register(2, idle: .seconds(10), deadline: at(20), activity: ActivityStamp(start), now: start)
 
@@ -68,7 +68,7 @@ struct TimeoutStateMachineTests {
 
     /// The idle timeout is reported when only it passed.
     @Test func idleWinsWhileTheDeadlineIsAhead() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         _ = machine.register(1, idle: .seconds(10), deadline: at(60), activity: ActivityStamp(start), now: start)
 
         let due = machine.timerFired(now: at(10))
@@ -77,7 +77,7 @@ struct TimeoutStateMachineTests {
 
     /// Activity moves the idle expiry later; the wake finds nothing due and plans the new expiry.
     @Test func activityPushesTheIdleExpiryLater() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let activity = ActivityStamp(start)
         _ = machine.register(1, idle: .seconds(60), deadline: nil, activity: activity, now: start)
 
@@ -92,7 +92,7 @@ struct TimeoutStateMachineTests {
 
     /// A paused stamp is looked at again later but never runs out idle; resumed, it does.
     @Test func pausedStampNeverExpiresIdleAndExpiresAfterResuming() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let activity = ActivityStamp(start)
         _ = machine.register(1, idle: .seconds(60), deadline: nil, activity: activity, now: start)
 
@@ -110,7 +110,7 @@ struct TimeoutStateMachineTests {
 
     /// Pausing does not stop the total timeout.
     @Test func pausedStampStillExpiresTotal() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let activity = ActivityStamp(start)
         _ = machine.register(1, idle: .seconds(60), deadline: at(90), activity: activity, now: start)
 
@@ -121,7 +121,7 @@ struct TimeoutStateMachineTests {
 
     /// A removed entry is gone at once and the planned wake stays.
     @Test func removedEntryNeverExpires() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
         _ = machine.register(2, idle: .seconds(20), deadline: nil, activity: ActivityStamp(start), now: start)
 
@@ -136,7 +136,7 @@ struct TimeoutStateMachineTests {
 
     /// Only an entry that may run out before the planned wake reschedules.
     @Test func laterEntryKeepsThePlannedWakeAndEarlierOneReschedules() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let first = machine.register(1, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
         let later = machine.register(2, idle: .seconds(90), deadline: nil, activity: ActivityStamp(start), now: start)
         let same = machine.register(3, idle: .seconds(50), deadline: nil, activity: ActivityStamp(at(10)), now: at(10))
@@ -144,22 +144,22 @@ struct TimeoutStateMachineTests {
             4, idle: .seconds(60), deadline: at(30), activity: ActivityStamp(start), now: start)
 
         #expect(first == .schedule(at: at(60)))
-        #expect(later == TimeoutStateMachine.TimerAction.none)
-        #expect(same == TimeoutStateMachine.TimerAction.none)
+        #expect(later == TimeoutScheduler.StateMachine.TimerAction.none)
+        #expect(same == TimeoutScheduler.StateMachine.TimerAction.none)
         #expect(earlier == .schedule(at: at(30)))
         #expect(machine.plannedWake == at(30))
     }
 
     /// Short requests in a row never reschedule and leave nothing behind.
     @Test func sequentialRequestsShareTheFirstPlannedWake() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let first = machine.register(0, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
         #expect(first == .schedule(at: at(60)))
         machine.remove(0)
         for id in UInt64(1)...100 {
             let now = start + .milliseconds(Int(id) * 10)
             let action = machine.register(id, idle: .seconds(60), deadline: nil, activity: ActivityStamp(now), now: now)
-            #expect(action == TimeoutStateMachine.TimerAction.none)
+            #expect(action == TimeoutScheduler.StateMachine.TimerAction.none)
             machine.remove(id)
         }
         #expect(machine.isEmpty)
@@ -168,7 +168,7 @@ struct TimeoutStateMachineTests {
 
     /// A wake removes what ran out and plans the earliest remaining expiry.
     @Test func firingPlansTheEarliestRemainingExpiry() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
         _ = machine.register(2, idle: .seconds(30), deadline: nil, activity: ActivityStamp(start), now: start)
         _ = machine.register(3, idle: nil, deadline: at(50), activity: ActivityStamp(start), now: start)
@@ -185,7 +185,7 @@ struct TimeoutStateMachineTests {
 
     /// A wake with nothing left stops the timer; the next registration schedules anew.
     @Test func emptyMachineStopsTheTimerAndSchedulesAnew() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
         machine.remove(1)
 
@@ -201,9 +201,9 @@ struct TimeoutStateMachineTests {
 
     /// An entry with neither timeout never schedules or runs out.
     @Test func entryWithoutTimeoutsNeverSchedulesOrExpires() {
-        var machine = TimeoutStateMachine()
+        var machine = TimeoutScheduler.StateMachine()
         let action = machine.register(1, idle: nil, deadline: nil, activity: ActivityStamp(start), now: start)
-        #expect(action == TimeoutStateMachine.TimerAction.none)
+        #expect(action == TimeoutScheduler.StateMachine.TimerAction.none)
 
         let fired = machine.timerFired(now: at(1_000_000))
         #expect(fired.expired.isEmpty)

@@ -9,15 +9,15 @@ import Foundation
 /// the file the newest. The file is deleted once read to its end, when the consumer goes away (``close()``) and on
 /// deinit. A `bufferSize` of `Int.max` with ``StreamOptions/OverflowPolicy/fail`` buffers without limit.
 ///
-/// The state is a ``StreamBufferStateMachine`` behind a lock. This class applies the actions it returns after the
+/// The state is a ``StreamBuffer/StateMachine`` behind a lock. This class applies the actions it returns after the
 /// lock is released: it resumes the consumer, and creates, appends to, reads and removes the spill file. File I/O
 /// outside the lock is safe because there is one producer and one consumer; the state machine says why.
 final class StreamBuffer: Sendable {
     /// The state machine, with the spill file and the consumer's continuation.
-    private typealias StateMachine = StreamBufferStateMachine<SpillFile, UnsafeContinuation<Void, Never>>
+    private typealias Machine = StateMachine<SpillFile, UnsafeContinuation<Void, Never>>
 
     /// The state, behind the lock.
-    private let state: Locked<StateMachine>
+    private let state: Locked<Machine>
     /// Where spill files go.
     private let spillDirectory: URL
 
@@ -26,7 +26,7 @@ final class StreamBuffer: Sendable {
     ///   - options: The memory capacity and what happens past it.
     ///   - spillDirectory: Where spill files go; the temporary directory by default.
     init(options: StreamOptions, spillDirectory: URL = FileManager.default.temporaryDirectory) {
-        state = Locked(StateMachine(capacity: Int64(options.bufferSize), overflow: options.overflow))
+        state = Locked(Machine(capacity: Int64(options.bufferSize), overflow: options.overflow))
         self.spillDirectory = spillDirectory
     }
 
@@ -145,7 +145,7 @@ final class StreamBuffer: Sendable {
     }
 
     /// Resumes the consumer and removes the spill file, as the action says.
-    private func apply(_ action: StateMachine.ReleaseAction) {
+    private func apply(_ action: Machine.ReleaseAction) {
         switch action {
         case .none:
             break

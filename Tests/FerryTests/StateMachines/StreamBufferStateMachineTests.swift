@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The state machine with spill files named by strings and consumers numbered.
-private typealias Machine = StreamBufferStateMachine<String, Int>
+private typealias Machine = StreamBuffer.StateMachine<String, Int>
 
 /// An action as tests compare it: errors by reason, chunks as strings.
 private enum Step: Equatable {
