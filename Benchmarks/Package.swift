@@ -9,6 +9,18 @@ import PackageDescription
 //   thresholds (`swift package benchmark`, ordo-one/benchmark; sources under Benchmarks/, as it requires).
 // - PipelineInstructions: the same scenarios (PipelineScenarios) under callgrind, for instruction counts where the
 //   machine has no hardware performance counters (run-pipeline-instructions.sh).
+//
+// Peers: with FERRY_BENCH_PEERS set to a folder holding checkouts named Alamofire/ and Get/ (made by whoever runs the
+// benchmark, never committed; README "Peers: Alamofire and Get"), ThroughputBench also depends on those two and is
+// compiled with FERRY_BENCH_PEERS defined, which adds the clients `alamofire` and `get`. Without it the package is
+// what it was: no other dependency, no other client.
+let peers = Context.environment["FERRY_BENCH_PEERS"].flatMap { $0.isEmpty ? nil : $0 }
+let peerPackages: [Package.Dependency] =
+    peers.map { [.package(path: "\($0)/Alamofire"), .package(path: "\($0)/Get")] } ?? []
+let peerProducts: [Target.Dependency] =
+    peers == nil ? [] : [.product(name: "Alamofire", package: "Alamofire"), .product(name: "Get", package: "Get")]
+let peerSettings: [SwiftSetting] = peers == nil ? [] : [.define("FERRY_BENCH_PEERS")]
+
 let package = Package(
     name: "FerryBenchmarks",
     platforms: [.macOS(.v15)],
@@ -18,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-    ],
+    ] + peerPackages,
     targets: [
         .executableTarget(
             name: "TransferBench",
@@ -32,7 +44,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ] + peerProducts,
+            swiftSettings: peerSettings
         ),
         .target(
             name: "PipelineScenarios",

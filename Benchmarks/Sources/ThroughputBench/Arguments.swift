@@ -15,6 +15,10 @@ enum ClientKind: String, CaseIterable {
     case rawAsyncHTTPClientDelegate = "raw-ahc-delegate"
     /// AsyncHTTPClient's async API with the head awaited in a child task, small-request workloads only.
     case rawAsyncHTTPClientChildTask = "raw-ahc-child"
+    /// Alamofire on URLSession; built only with FERRY_BENCH_PEERS (PeerClients.swift).
+    case alamofire
+    /// Get on URLSession; built only with FERRY_BENCH_PEERS (PeerClients.swift).
+    case get
 }
 
 /// `ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH] [--destination PATH]

@@ -30,3 +30,10 @@ struct UploadReceipt: Decodable {
     let bytes: Int64
     let chunked: Bool
 }
+
+/// A workload the client's library does not offer on this platform: ThroughputBench exits with 69 (EX_UNAVAILABLE)
+/// and run-throughput.sh reports the pair as not run, not as failed.
+struct Unsupported: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -14,17 +14,24 @@ do {
 }
 
 // Every client sends Ferry's default headers (User-Agent, Accept-Encoding: gzip, deflate, Accept-Language), so
-// that all four ask nginx for the same bytes.
+// that every client asks nginx for the same bytes.
 let headers = Session.Configuration.defaultHeaders
-let client: any HTTPBenchClient =
-    switch arguments.client {
-    case .rawURLSession: RawURLSessionClient(headers: headers)
-    case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
-    case .ferryURLSession: FerryClient(transport: URLSessionTransport())
-    case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
-    case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
-    case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
-    }
+let client: any HTTPBenchClient
+do {
+    client =
+        switch arguments.client {
+        case .rawURLSession: RawURLSessionClient(headers: headers)
+        case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
+        case .ferryURLSession: FerryClient(transport: URLSessionTransport())
+        case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
+        case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
+        case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
+        case .alamofire, .get: try peerClient(arguments.client, headers: headers.map { ($0.name, $0.value) })
+        }
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(64)
+}
 
 do {
     _ = try await client.data(from: arguments.warmUpURL)
@@ -44,6 +51,10 @@ do {
     ]
     let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: json, as: UTF8.self))
+} catch let error as Unsupported {
+    FileHandle.standardError.write(
+        Data("\(arguments.client.rawValue) \(arguments.workload.rawValue) not run: \(error)\n".utf8))
+    exit(69)
 } catch {
     FileHandle.standardError.write(
         Data("\(arguments.client.rawValue) \(arguments.workload.rawValue) failed: \(error)\n".utf8))
