@@ -2,11 +2,12 @@
 # Ferry side by side with the clients it is built on, against nginx on loopback (issue: throughput benchmarks).
 #   Benchmarks/run-throughput.sh [rounds]        (default 3 rounds, interleaved)
 #
-# Four clients: raw URLSession, raw AsyncHTTPClient, Ferry on URLSessionTransport, Ferry on AsyncHTTPClientTransport.
+# Four clients: raw URLSession, raw AsyncHTTPClient, Ferry on URLSessionTransport, Ferry on AsyncHTTPClientTransport;
+# with FERRY_BENCH_PEERS, also the peers on URLSession, Alamofire and Get (README "Peers: Alamofire and Get").
 # Six workloads (sizes below). Every (client, workload) runs in a process of its own under /usr/bin/time (peak RSS),
 # after one warm-up request on the same origin. A round runs every workload for every client; rounds are interleaved
 # and the client order rotates from round to round. Prints a markdown table: medians, min–max, Ferry-on-X / raw X
-# from the same run, peak RSS.
+# from the same run, peak RSS; and, when a peer ran, Ferry on URLSession / each peer from the same run.
 #
 # Environment (smaller numbers make a smoke run):
 #   THROUGHPUT_SMALL_COUNT       sequential small GETs per process        (default 2000)
@@ -15,7 +16,10 @@
 #   THROUGHPUT_DECODE_COUNT      GET + decode of array-10k.json           (default 1000)
 #   THROUGHPUT_UPLOAD_COUNT      64 MiB uploads per process               (default 2)
 #   THROUGHPUT_WORKLOADS         which workloads, space-separated         (default: all six)
-#   THROUGHPUT_CLIENTS           which clients, space-separated           (default: all four)
+#   THROUGHPUT_CLIENTS           which clients, space-separated           (default: all four, and alamofire and
+#                                                                         get when FERRY_BENCH_PEERS is set)
+#   FERRY_BENCH_PEERS            a folder with checkouts Alamofire/ and Get/: builds the clients alamofire and get
+#                                (Package.swift reads it; the checkouts are never committed)
 #   THROUGHPUT_RESULTS           also keep the raw result lines in this file
 #   FERRY_CI_WORK                the servers' work dir (default ../.ci-work), as for scripts/servers.sh
 set -euo pipefail
@@ -28,7 +32,20 @@ WIDTH="${THROUGHPUT_WIDTH:-64}"
 DECODE_COUNT="${THROUGHPUT_DECODE_COUNT:-1000}"
 UPLOAD_COUNT="${THROUGHPUT_UPLOAD_COUNT:-2}"
 read -r -a WORKLOADS <<<"${THROUGHPUT_WORKLOADS:-small-sequential small-concurrent decode download-disk download-memory upload}"
-read -r -a CLIENTS <<<"${THROUGHPUT_CLIENTS:-raw-urlsession ferry-urlsession raw-ahc ferry-ahc}"
+DEFAULT_CLIENTS="raw-urlsession ferry-urlsession raw-ahc ferry-ahc"
+if [[ -n "${FERRY_BENCH_PEERS:-}" ]]; then
+  for peer in Alamofire Get; do
+    [[ -f "$FERRY_BENCH_PEERS/$peer/Package.swift" ]] || { echo "FERRY_BENCH_PEERS: no $FERRY_BENCH_PEERS/$peer/Package.swift" >&2; exit 64; }
+  done
+  DEFAULT_CLIENTS="$DEFAULT_CLIENTS alamofire get"
+fi
+read -r -a CLIENTS <<<"${THROUGHPUT_CLIENTS:-$DEFAULT_CLIENTS}"
+for client in "${CLIENTS[@]}"; do
+  if [[ ( $client == alamofire || $client == get ) && -z "${FERRY_BENCH_PEERS:-}" ]]; then
+    echo "client $client needs FERRY_BENCH_PEERS=<folder with Alamofire/ and Get/> (Benchmarks/README.md)" >&2
+    exit 64
+  fi
+done
 
 export FERRY_BIG_FILES=1
 WORK="${FERRY_CI_WORK:-$ROOT/.ci-work}"
@@ -72,9 +89,15 @@ for round in $(seq "$ROUNDS"); do
     for ((i = 0; i < ${#CLIENTS[@]}; i++)); do
       client="${CLIENTS[$(((i + round - 1) % ${#CLIENTS[@]}))]}"
       rm -f "$SCRATCH/download.bin"
+      status=0
       # shellcheck disable=SC2046
-      if out="$(/usr/bin/time -f '%M' -o "$SCRATCH/rss" "$BIN" "$client" "$workload" $(arguments "$workload") 2>"$SCRATCH/err")"; then
+      out="$(/usr/bin/time -f '%M' -o "$SCRATCH/rss" "$BIN" "$client" "$workload" $(arguments "$workload") 2>"$SCRATCH/err")" || status=$?
+      if [[ $status == 0 ]]; then
         echo "{\"round\": $round, \"time_peak_rss_kib\": $(tail -n 1 "$SCRATCH/rss"), \"result\": $out}" >>"$RESULTS"
+      elif [[ $status == 69 ]]; then
+        # the library has no API for this workload on this platform (Get's download on Linux): not run, not failed
+        reason="$(tail -n 1 "$SCRATCH/err" | sed 's/.*not run: //; s/["\\]//g')"
+        echo "{\"round\": $round, \"unsupported\": \"$reason\", \"result\": {\"client\": \"$client\", \"workload\": \"$workload\"}}" >>"$RESULTS"
       else
         echo "round $round: $client $workload failed: $(tail -n 3 "$SCRATCH/err")" >&2
         echo "{\"round\": $round, \"failed\": true, \"result\": {\"client\": \"$client\", \"workload\": \"$workload\"}}" >>"$RESULTS"
