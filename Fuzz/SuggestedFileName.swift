@@ -30,8 +30,7 @@ public func fuzzSuggestedFileName(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     components.host = "127.0.0.1"
     components.path = "/" + path
     guard let url = components.url else { return 0 }
-    let target = DownloadTarget(
-        destination: .directory(directory), options: DownloadOptions(), sessionValidation: Validation())
+    let target = DownloadTarget(destination: .directory(directory), options: DownloadOptions())
     let head = HTTPResponse(statusCode: 200, headers: ["Content-Disposition": disposition], url: url)
     do {
         let file = try target.resolve(for: head)

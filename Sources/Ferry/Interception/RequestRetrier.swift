@@ -1,7 +1,8 @@
 /// Decides, after an attempt failed, whether and when to try the request again.
 ///
-/// A session asks its retriers after a transport failure and after a final response whose status the session's
-/// ``Validation`` rejects (a 503 under the default 2xx validation). It never asks about a request that was
+/// A session asks its retriers after a transport failure and after a final response head that the task's
+/// ``Validation`` rejects by its status or declared content type (a 503 under the default 2xx validation; a task's
+/// own `validate(statusCode:)` or `unvalidated()` is the rule the retriers see). It never asks about a request that was
 /// cancelled or ran out of time, and never retries a request whose body is a one-shot stream
 /// (``RequestBody/Content/stream(_:count:)``): such a request fails with the attempt's error.
 public protocol RequestRetrier: Sendable {

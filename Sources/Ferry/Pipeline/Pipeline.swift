@@ -37,6 +37,9 @@ final class Pipeline: Sendable {
         /// The decoded body's length as the head declares it: `nil` when it has no `Content-Length` or a
         /// `Content-Encoding` (whose length says nothing of the decoded size). Read once, when the head arrives.
         var bodyLength: Int64?
+        /// The task's validation's verdict on the head (status, declared content type), when it rejects it: judged
+        /// once, when the head arrives.
+        var rejection: FerryError?
     }
 
     /// Prepares `original` and runs its attempts until one is the answer: adapt → send (following redirects) →
@@ -87,11 +90,12 @@ final class Pipeline: Sendable {
                 try await wait(delay, controls: controls, exchange: &exchange)
                 continue
             }
-            guard !chain.isEmpty, !prepared.hasOneShotBody,
-                let rejection = judge(opened.head, sent: request, by: validation),
+            var judged = opened
+            judged.rejection = judge(opened.head, sent: request, by: validation)
+            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection = judged.rejection,
                 let delay = try await retryDelay(
                     after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
-            else { return opened }
+            else { return judged }
             await drain(opened.body)
             try await wait(delay, controls: controls, exchange: &exchange)
         }

@@ -59,7 +59,7 @@ extension Session {
     /// (the server ignores ranges, or the resource changed) starts the file over. Either way the destination gets
     /// the complete, current resource or nothing.
     /// - Parameters:
-    ///   - resumeData: From ``DownloadTask/resumeData`` or ``DownloadResponse/resumeData``.
+    ///   - resumeData: From ``DownloadTask/resumeData`` or ``DataResponse/resumeData`` (a ``DownloadResponse``'s).
     ///   - destination: The file to create.
     ///   - options: What to do about existing files and missing directories.
     /// - Returns: The task.

@@ -18,10 +18,8 @@ extension Transfer {
     /// A waiter needs the head (it resumes once the state is `open`, `reading` or `finished`), the outcome (once it is
     /// `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never reads). Each resumed
     /// waiter claims again: the state machine never hands a continuation a result it could have gone stale for.
-    struct StateMachine<Waiter, Body> {
-        /// The final head as the pipeline judged it: the head, or the validation's error.
-        typealias Head = Result<HTTPResponse, FerryError>
-
+    /// `Head` is the final head as the pipeline judged it; `Body` is what reading the body needs.
+    struct StateMachine<Waiter, Head, Body> {
         /// What a waiter waits for.
         enum Need: Equatable {
             /// The final head.

@@ -25,18 +25,45 @@ final class Transfer: Sendable {
         var exchange: Exchange
         /// The validation the pipeline applied (the opening task's).
         var validation: Validation
-        /// That validation's verdict on the head (status, content type), when it rejected it.
-        var rejection: FerryError?
         /// A download's temporary file.
         var file: DownloadFile?
+
+        /// That validation's verdict on the head (status, declared content type), when it rejected it.
+        var rejection: FerryError? { opened.rejection }
+    }
+
+    /// The final head as the pipeline judged it.
+    struct JudgedHead: Sendable {
+        var response: HTTPResponse
+        /// The request as sent.
+        var request: Request
+        /// The validation that judged it (the opening task's).
+        var validation: Validation
+        /// Its verdict, when it rejected the head.
+        var rejection: FerryError?
+
+        /// The head as `validation` judges it: the pipeline's verdict when it is the same rule, else judged again
+        /// (status and declared content type).
+        func verdict(for validation: Validation) -> Result<HTTPResponse, FerryError> {
+            if validation.isSameRule(as: self.validation) {
+                return rejection.map { .failure($0) } ?? .success(response)
+            }
+            do throws(FerryError) {
+                try validation.validateHead(response, for: request)
+                return .success(response)
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     typealias Waiter = UnsafeContinuation<Void, Never>
+    private typealias Machine = StateMachine<Waiter, JudgedHead, Opened>
 
     let controls: TransferControls
     let job: Job
     private let registry: TransferRegistry?
-    private let state = Locked(StateMachine<Waiter, Opened>())
+    private let state = Locked(Machine())
 
     /// A transfer that runs `job` when first needed.
     init(_ job: Job, controls: TransferControls = TransferControls(), registry: TransferRegistry?) {
@@ -93,10 +120,10 @@ final class Transfer: Sendable {
         while true {
             switch state.withLock({ $0.claim(.head) }) {
             case .open: await open(validation: validation, keepReading: false)
-            case .head(let head): return head
+            case .head(let head): return head.verdict(for: validation)
             case .read: preconditionFailure("a head claim never reads")
             case .wait: await wait(for: .head)
-            case .finished(let outcome): return outcome.head
+            case .finished(let outcome): return outcome.head(for: validation)
             }
         }
     }
@@ -122,7 +149,7 @@ final class Transfer: Sendable {
         }
     }
 
-    private func wait(for need: StateMachine<Waiter, Opened>.Need) async {
+    private func wait(for need: Machine.Need) async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 if case .retry = state.withLock({ $0.wait(continuation, for: need) }) { continuation.resume() }
@@ -155,7 +182,7 @@ final class Transfer: Sendable {
         apply(state.withLock { $0.abandon() }, error: FerryError(.cancelled))
     }
 
-    private func apply(_ action: StateMachine<Waiter, Opened>.CancelAction, error: FerryError) {
+    private func apply(_ action: Machine.CancelAction, error: FerryError) {
         switch action {
         case .none, .stop: break
         case .drop(var opened):
@@ -209,12 +236,10 @@ final class Transfer: Sendable {
             finish(outcome)
             return outcome
         }
-        let rejection = pipeline.judge(opened.head, sent: opened.prepared.request, by: validation)
-        let open = Opened(
-            opened: opened, exchange: exchange, validation: validation, rejection: rejection, file: file)
         if case .stream = job {
             exchange.timeout?.pause()
-            if let rejection {
+            // A stream's body goes to its consumer: the body's checks run now, on an empty body.
+            if let rejection = opened.rejection ?? Self.bodyRejection(of: opened, by: validation) {
                 opened.body.cancel()
                 exchange.close()
                 var outcome = exchange.outcome(body: nil, error: rejection)
@@ -225,7 +250,10 @@ final class Transfer: Sendable {
             }
             controls.downloadProgress.update(completed: 0, total: opened.head.expectedContentLength)
         }
-        let verdict: Result<HTTPResponse, FerryError> = rejection.map { .failure($0) } ?? .success(opened.head)
+        let open = Opened(opened: opened, exchange: exchange, validation: validation, file: file)
+        let verdict = JudgedHead(
+            response: opened.head, request: opened.prepared.request, validation: validation,
+            rejection: opened.rejection)
         switch state.withLock({ $0.opened(verdict, body: open, keepReading: keepReading) }) {
         case .read(let waiters):
             for waiter in waiters { waiter.resume() }
@@ -240,6 +268,16 @@ final class Transfer: Sendable {
         case .drop:
             apply(.drop(open), error: FerryError(.cancelled))
             return nil
+        }
+    }
+
+    /// The body's checks of `validation` on an empty body (a stream's, whose body goes to its consumer).
+    private static func bodyRejection(of opened: Pipeline.Opened, by validation: Validation) -> FerryError? {
+        do throws(FerryError) {
+            try validation.validateBody(Data(), length: 0, of: opened.head, for: opened.prepared.request)
+            return nil
+        } catch {
+            return error
         }
     }
 

@@ -45,10 +45,21 @@ struct TransferOutcome: Sendable {
             timeline: timeline)
     }
 
-    /// The final head as the pipeline judged it, or why there is none: the transfer failed before it arrived, or
-    /// the validation rejected it.
-    var head: Result<HTTPResponse, FerryError> {
-        if opened, !isRejection, let response { return .success(response) }
-        return .failure(error ?? FerryError(.transport(.invalidResponse), request: request))
+    /// The final head as `validation` judges it, or why there is none: the transfer failed before it arrived, or
+    /// the validation rejected it. The pipeline's verdict stands for the rule it applied; another rule judges the
+    /// head again (status and declared content type).
+    func head(for validation: Validation) -> Result<HTTPResponse, FerryError> {
+        guard opened, let response, let request else {
+            return .failure(error ?? FerryError(.transport(.invalidResponse), request: request))
+        }
+        if let applied = self.validation, !validation.isSameRule(as: applied), error == nil || isRejection {
+            do throws(FerryError) {
+                try validation.validateHead(response, for: request)
+            } catch {
+                return .failure(error)
+            }
+            return .success(response)
+        }
+        return isRejection ? .failure(error ?? FerryError(.validationFailed, request: request)) : .success(response)
     }
 }

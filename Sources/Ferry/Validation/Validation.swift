@@ -2,9 +2,14 @@ import Foundation
 
 /// What a response must satisfy before it is serialized.
 ///
-/// A session validates every response with its configuration's `Validation` (a 2xx status by default). A
-/// ``DataTask`` can change that: ``DataTask/validate(statusCode:)``, ``DataTask/validate(contentType:)``,
-/// ``DataTask/validateContentTypeAgainstAccept()``, ``DataTask/validate(_:)`` and ``DataTask/unvalidated()``.
+/// A session validates every response with its configuration's `Validation` (a 2xx status by default). Every task
+/// can change that, in the same words (``TransferTask``): `validate(statusCode:)`, `validate(contentType:)`,
+/// `validateContentTypeAgainstAccept()`, `validate(_:)`, `validate(using:)` and `unvalidated()`.
+///
+/// The validation of the task that starts a transfer is applied once, by the pipeline: the status and a declared
+/// `Content-Type` when the head arrives (the retriers see that verdict, and it decides where a download's body goes),
+/// a missing `Content-Type` and the custom validators once the body is read (a stream's at the head, with an empty
+/// body).
 public struct Validation: Sendable {
     /// The status codes accepted, or `nil` to accept every status.
     public var acceptableStatusCodes: Set<Int>?

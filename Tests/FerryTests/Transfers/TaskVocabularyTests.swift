@@ -139,6 +139,34 @@ struct TaskVocabularyTests {
         #expect(placed.result.isSuccess)
     }
 
+    @Test(arguments: TransportKind.allCases) func aDerivedTaskJudgesTheSameHeadByItsOwnRule(
+        transport: TransportKind
+    ) async throws {
+        let live = try LiveServer(transport: transport)
+        let task = live.session.get("status/404")
+        let strict = await #expect(throws: FerryError.self) { try await task.head }
+        #expect(strict?.reason == .unacceptableStatus(404))
+        // Same transfer, another rule: the head and the value are judged again, nothing is sent twice.
+        #expect(try await task.unvalidated().head.statusCode == 404)
+        #expect(try await task.unvalidated().value.isEmpty == false)
+        #expect(live.server.requestCount == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases) func aStreamsCustomValidatorRunsAtItsHead(
+        transport: TransportKind
+    ) async throws {
+        let live = try LiveServer(transport: transport)
+        let stream = live.session.stream("bytes/1000").validate { _, response, body in
+            #expect(body.isEmpty)
+            if response.headers["Content-Type"] == "application/octet-stream" { throw TeapotError() }
+        }
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in stream.bytes {}
+        }
+        #expect(error?.reason == .validationFailed)
+        #expect(await stream.response.error?.reason == .validationFailed)
+    }
+
     @Test func responsesCanBeBuiltInTests() throws {
         let head = HTTPResponse(statusCode: 200, headers: [:], url: URL(fileURLWithPath: "/"))
         let file = URL(fileURLWithPath: "/tmp/file")

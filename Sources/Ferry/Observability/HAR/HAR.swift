@@ -1,8 +1,8 @@
 import Foundation
 
 /// HAR 1.2 (HTTP Archive) export of finished requests, to open a failure in a browser's developer tools or any HAR
-/// viewer: ``DataResponse/har(redacting:includingBody:)``, ``DownloadResponse/har(redacting:)``,
-/// ``StreamResponse/har(redacting:)`` and ``Session/har(of:includingBody:)``.
+/// viewer: ``DataResponse/har(redacting:includingBody:)`` (every task's response is a ``DataResponse``: a download's
+/// and a stream's have no body in memory to include) and ``Session/har(of:includingBody:)``.
 ///
 /// Each request Ferry handed to the transport is one entry: every attempt, and every redirect an attempt followed
 /// (``Timeline/attempts``). Entry timings come from Ferry's own clock: `blocked` is the wait for a slot under the
@@ -50,26 +50,6 @@ extension DataResponse {
     /// - Returns: The document, UTF-8 JSON.
     public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames, includingBody: Bool = false) -> Data {
         HAR.encode(timeline, body: includingBody ? data : nil, redacting: redacted)
-    }
-}
-
-extension DownloadResponse {
-    /// This download as a HAR 1.2 document (JSON), without its body: one entry per attempt and per redirect.
-    /// - Parameter redacted: The header names whose values are replaced by `***`; ``HAR/sensitiveHeaderNames`` by
-    ///   default.
-    /// - Returns: The document, UTF-8 JSON.
-    public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames) -> Data {
-        HAR.encode(timeline, body: nil, redacting: redacted)
-    }
-}
-
-extension StreamResponse {
-    /// This streamed request as a HAR 1.2 document (JSON), without its body: one entry per attempt and per redirect.
-    /// - Parameter redacted: The header names whose values are replaced by `***`; ``HAR/sensitiveHeaderNames`` by
-    ///   default.
-    /// - Returns: The document, UTF-8 JSON.
-    public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames) -> Data {
-        HAR.encode(timeline, body: nil, redacting: redacted)
     }
 }
 
