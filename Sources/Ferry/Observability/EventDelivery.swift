@@ -1,6 +1,6 @@
 /// Hands events to a session's monitors without ever waiting for one: each monitor has a buffer and a task that
 /// empties it, in order. Sending is a synchronous append to each buffer.
-final class EventDelivery: Sendable {
+final class EventDelivery: TransferObserver {
     private typealias Entry = (event: RequestEvent, id: RequestID)
 
     private let buffers: [AsyncStream<Entry>.Continuation]
@@ -28,7 +28,7 @@ final class EventDelivery: Sendable {
     }
 
     /// Queues `event` for every monitor.
-    func send(_ event: RequestEvent, id: RequestID) {
+    func observe(_ event: RequestEvent, id: RequestID) {
         for buffer in buffers { buffer.yield((event, id)) }
     }
 

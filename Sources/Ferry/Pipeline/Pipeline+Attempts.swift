@@ -21,7 +21,7 @@ extension Pipeline {
             throw error.adding(request: request, response: nil, body: nil)
         }
         if let error = controls.signal.error { throw error }
-        events?.send(.adapted(request, attempt: exchange.attempt), id: controls.id)
+        observers.observe(.adapted(request, attempt: exchange.attempt), id: controls.id)
         return request
     }
 
@@ -53,10 +53,7 @@ extension Pipeline {
         }
         guard let delay else { return nil }
         if case .unacceptableStatus = error.reason {} else { exchange.updateHop { $0.failure = error.reason } }
-        events?.send(.retry(failure, delay: delay), id: controls.id)
-        #if Tracing
-        RequestTracing.event("http.retry", ["error.type": .string("\(failure.error.reason)")])
-        #endif
+        observers.observe(.retry(failure, delay: delay), id: controls.id)
         exchange.previousErrors.append(failure.error)
         exchange.attempt += 1
         return delay

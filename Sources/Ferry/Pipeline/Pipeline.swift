@@ -10,15 +10,24 @@ final class Pipeline: Sendable {
     let timeouts: TimeoutScheduler
     /// Why the session's default headers are invalid, if they are: checked once, not on every request.
     let defaultHeadersError: FerryError?
-    /// Where events go, or `nil` when the session has no monitor.
+    /// The session's event monitors, or `nil` when it has none.
     let events: EventDelivery?
+    /// Who watches each request: the monitors' delivery and tracing, when the session has them. Empty, the
+    /// pipeline pays one loop over nothing per step.
+    let observers: [any TransferObserver]
     /// The limits on requests in flight, or `nil` when the session has none.
     let limiter: RequestLimiter?
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration
         self.timeouts = TimeoutScheduler(clock: configuration.timeoutClock)
-        self.events = EventDelivery(monitors: configuration.eventMonitors, limit: configuration.eventBufferLimit)
+        let events = EventDelivery(monitors: configuration.eventMonitors, limit: configuration.eventBufferLimit)
+        self.events = events
+        var observers: [any TransferObserver] = events.map { [$0] } ?? []
+        #if Tracing
+        observers.append(RequestTracing(tracer: configuration.tracer))
+        #endif
+        self.observers = observers
         self.limiter = RequestLimiter(
             perHost: configuration.maximumRequestsPerHost, total: configuration.maximumRequestsInFlight)
         do {
@@ -112,15 +121,13 @@ final class Pipeline: Sendable {
         let policy = prepared.redirectPolicy
         var current = request
         var redirects = 0
-        events?.send(.attemptStarted(request, attempt: exchange.attempt), id: controls.id)
+        observers.observe(.attemptStarted(request, attempt: exchange.attempt), id: controls.id)
         while true {
             exchange.urls.append(current.url)
             let context = TransportContext(
                 signal: controls.signal, timeout: exchange.timeout,
                 uploadProgress: controls.uploadProgress, bufferOptions: controls.bufferOptions)
-            #if Tracing
-            RequestTracing.inject(into: &current, tracer: configuration.tracer)
-            #endif
+            observers.willSend(&current, id: controls.id)
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
             let handOver = ContinuousClock.now
@@ -135,17 +142,13 @@ final class Pipeline: Sendable {
             let bodyLength = try Self.checkFraming(of: response, method: current.method)
             exchange.timeout?.noteActivity()
             exchange.add(context, body: current.body)
-            events?.send(.responseHead(response.head, attempt: exchange.attempt), id: controls.id)
+            observers.observe(.responseHead(response.head, attempt: exchange.attempt), id: controls.id)
             guard let next = policy.nextRequest(after: response.head, to: current) else {
                 return Opened(head: response.head, body: response.body, prepared: prepared, bodyLength: bodyLength)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
             exchange.endHop()
-            events?.send(.redirect(response.head, next: next), id: controls.id)
-            #if Tracing
-            RequestTracing.event(
-                "http.redirect", ["http.response.status_code": .int64(Int64(response.head.statusCode))])
-            #endif
+            observers.observe(.redirect(response.head, next: next), id: controls.id)
             redirects += 1
             current = next
         }

@@ -70,7 +70,7 @@ final class Transfer: Sendable {
         self.controls = controls
         self.registry = registry
         self.job = job
-        if let request, let events { events.send(.created(request), id: controls.id) }
+        if let request { observers.observe(.created(request), id: controls.id) }
     }
 
     /// A transfer that failed before it could start: finished at once.
@@ -94,8 +94,8 @@ final class Transfer: Sendable {
         }
     }
 
-    /// Where the transfer's events go.
-    private var events: EventDelivery? { pipeline?.events }
+    /// Who watches the transfer.
+    private var observers: [any TransferObserver] { pipeline?.observers ?? [] }
 
     // MARK: Awaiting
 
@@ -191,7 +191,7 @@ final class Transfer: Sendable {
             opened.exchange.close()
             finish(opened.exchange.outcome(body: nil, error: controls.signal.error ?? error), opened: opened)
         case .finished(let waiters, let outcome):
-            events?.send(RequestEvent(finished: outcome), id: controls.id)
+            observers.observe(RequestEvent(finished: outcome), id: controls.id)
             finishProgress()
             for waiter in waiters { waiter.resume() }
         }
@@ -206,18 +206,12 @@ final class Transfer: Sendable {
         guard registry?.begin(self) ?? true else {
             return finish(.failure(FerryError(.sessionShutDown), request: request))
         }
-        #if Tracing
-        let tracer = pipeline.configuration.tracer
-        await RequestTracing.traced(request, tracer: tracer) {
-            await open(pipeline, validation: validation, keepReading: keepReading)
-        }
-        #else
-        _ = await open(pipeline, validation: validation, keepReading: keepReading)
-        #endif
+        if let request { observers.started(request, id: controls.id) }
+        await open(pipeline, validation: validation, keepReading: keepReading)
     }
 
-    /// Sends the request and hands the body on; returns the outcome when it finished in this task.
-    private func open(_ pipeline: Pipeline, validation: Validation, keepReading: Bool) async -> TransferOutcome? {
+    /// Sends the request and hands the body on, reading it when `keepReading` and nobody else must.
+    private func open(_ pipeline: Pipeline, validation: Validation, keepReading: Bool) async {
         var exchange = Exchange(start: pipeline.timeouts.now)
         var request = request ?? Request(url: URL(fileURLWithPath: "/"))
         var file: DownloadFile?
@@ -233,8 +227,7 @@ final class Transfer: Sendable {
             exchange.close()
             var outcome = exchange.outcome(body: nil, error: error)
             if let file { outcome = pipeline.finishDownload(outcome, file: file, written: 0, target: target) }
-            finish(outcome)
-            return outcome
+            return finish(outcome)
         }
         if case .stream = job {
             exchange.timeout?.pause()
@@ -245,8 +238,7 @@ final class Transfer: Sendable {
                 var outcome = exchange.outcome(body: nil, error: rejection)
                 outcome.validation = validation
                 outcome.isRejection = true
-                finish(outcome)
-                return outcome
+                return finish(outcome)
             }
             controls.downloadProgress.update(completed: 0, total: opened.head.expectedContentLength)
         }
@@ -257,17 +249,15 @@ final class Transfer: Sendable {
         switch state.withLock({ $0.opened(verdict, body: open, keepReading: keepReading) }) {
         case .read(let waiters):
             for waiter in waiters { waiter.resume() }
-            return await read(open)
+            await read(open)
         case .resume(let waiters):
             for waiter in waiters { waiter.resume() }
             // A stop that came while the head was on its way ends a body nobody reads yet.
             if let error = controls.signal.error {
                 apply(state.withLock { $0.cancel(cancelledOutcome: .failure(error, request: nil)) }, error: error)
             }
-            return nil
         case .drop:
             apply(.drop(open), error: FerryError(.cancelled))
-            return nil
         }
     }
 
@@ -321,7 +311,7 @@ final class Transfer: Sendable {
         // ends with the transfer.
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
-        events?.send(RequestEvent(finished: outcome), id: controls.id)
+        observers.observe(RequestEvent(finished: outcome), id: controls.id)
         finishProgress()
         for waiter in waiters { waiter.resume() }
     }

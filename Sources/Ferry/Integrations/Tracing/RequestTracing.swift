@@ -2,57 +2,74 @@
 import Foundation
 import Tracing
 
-/// A client span per logical request (the `Tracing` trait), in the task that awaits it, so it is a child of the
-/// caller's `ServiceContext`: OpenTelemetry's stable attribute names, an event per retry and per redirect, error
-/// status from 400 on, and `traceparent`/`tracestate` (whatever the bootstrapped instrument writes) injected on
-/// every attempt and every hop.
-enum RequestTracing {
-    /// The span of the request running in this task.
-    @TaskLocal static var span: (any Span)?
+/// A client span per logical request (the `Tracing` trait), as an observer of the transfer (``TransferObserver``),
+/// like the event monitors: OpenTelemetry's stable attribute names, an event per retry and per redirect, error
+/// status from 400 on, and `traceparent`/`tracestate` (whatever the bootstrapped instrument writes) injected on every
+/// attempt and every hop.
+///
+/// The span starts in the task that sends the request, as a child of that task's `ServiceContext`, and ends with the
+/// transfer (before any awaiter gets its outcome).
+final class RequestTracing: TransferObserver {
+    private let tracer: (any Tracer)?
+    /// The spans of the requests running, by request.
+    private let spans = Locked<[RequestID: any Span]>([:])
 
-    /// Runs `operation`, the part of `request`'s transfer that runs in this task, inside its span: the whole
-    /// transfer (its outcome), or its sending up to the head (`nil`; the body is then read by another task).
-    @discardableResult
-    static func traced(
-        _ request: Request?, tracer: (any Tracer)?, _ operation: () async -> TransferOutcome?
-    ) async -> TransferOutcome? {
-        guard let request else { return await operation() }
-        let tracer = tracer ?? InstrumentationSystem.tracer
-        return await tracer.withAnySpan("HTTP \(request.method.rawValue)", ofKind: .client) { span in
-            span.attributes["http.request.method"] = request.method.rawValue
-            span.attributes["url.full"] = LogText.url(request.url)
-            if let host = request.url.host { span.attributes["server.address"] = host }
-            if let port = request.url.port { span.attributes["server.port"] = port }
-            let outcome = await $span.withValue(span) { await operation() }
-            if let outcome { finish(span, with: outcome) }
-            return outcome
+    /// Traces with `tracer`, or the bootstrapped `InstrumentationSystem.tracer` when `nil`.
+    init(tracer: (any Tracer)?) {
+        self.tracer = tracer
+    }
+
+    func started(_ request: Request, id: RequestID) {
+        let tracer: any Tracer = tracer ?? InstrumentationSystem.tracer
+        let span = tracer.startAnySpan(
+            "HTTP \(request.method.rawValue)", context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        span.attributes["http.request.method"] = request.method.rawValue
+        span.attributes["url.full"] = LogText.url(request.url)
+        if let host = request.url.host { span.attributes["server.address"] = host }
+        if let port = request.url.port { span.attributes["server.port"] = port }
+        spans.withLock { $0[id] = span }
+    }
+
+    func willSend(_ request: inout Request, id: RequestID) {
+        guard let span = span(id) else { return }
+        let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
+        instrument.inject(span.context, into: &request.headers, using: HeaderInjector())
+    }
+
+    func observe(_ event: RequestEvent, id: RequestID) {
+        switch event {
+        case .redirect(let head, _):
+            let status = Int64(head.statusCode)
+            span(id)?.addEvent(
+                SpanEvent(name: "http.redirect", attributes: ["http.response.status_code": .int64(status)]))
+        case .retry(let failure, _):
+            let reason = "\(failure.error.reason)"
+            span(id)?.addEvent(SpanEvent(name: "http.retry", attributes: ["error.type": .string(reason)]))
+        case .completed(let completion), .cancelled(let completion):
+            guard let span = spans.withLock({ $0.removeValue(forKey: id) }) else { return }
+            Self.finish(span, with: completion)
+        case .created, .adapted, .attemptStarted, .responseHead:
+            break
         }
     }
 
-    /// Writes the trace context of this task (the request's span) into `request`'s headers.
-    static func inject(into request: inout Request, tracer: (any Tracer)?) {
-        guard let context = ServiceContext.current else { return }
-        let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
-        instrument.inject(context, into: &request.headers, using: HeaderInjector())
+    private func span(_ id: RequestID) -> (any Span)? {
+        spans.withLock { $0[id] }
     }
 
-    /// Adds an event to the request's span, if one is running in this task.
-    static func event(_ name: String, _ attributes: SpanAttributes = [:]) {
-        span?.addEvent(SpanEvent(name: name, attributes: attributes))
-    }
-
-    private static func finish(_ span: any Span, with outcome: TransferOutcome) {
-        let resends = outcome.metrics.retryCount + outcome.metrics.redirectCount
+    private static func finish(_ span: any Span, with completion: RequestCompletion) {
+        let resends = completion.metrics.retryCount + completion.metrics.redirectCount
         if resends > 0 { span.attributes["http.request.resend_count"] = resends }
-        if let status = outcome.response?.statusCode {
+        if let status = completion.response?.statusCode {
             span.attributes["http.response.status_code"] = status
             if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
         }
-        if let error = outcome.error {
+        if let error = completion.error {
             span.attributes["error.type"] = "\(error.reason)"
             span.recordError(error)
             span.setStatus(SpanStatus(code: .error, message: error.localizedDescription))
         }
+        span.end()
     }
 }
 
