@@ -84,20 +84,22 @@ let package = Package(
             ]
         ),
         .target(name: "FerryTesting", dependencies: ["Ferry"]),
-        .target(name: "FerryTestServer"),
+        // The one `Locked` of every module that is not a library (the libraries keep a copy each: see Locked.swift).
+        .target(name: "FerryLocking"),
+        .target(name: "FerryTestServer", dependencies: ["FerryLocking"]),
         // The `ferry` command's logic, in a library so that its parser and formatting are unit-tested; the
         // executable only calls it.
         .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
         // A bounded soak against the in-process test server (not part of the test run; scripts/soak.sh).
-        .executableTarget(name: "ferry-soak", dependencies: ["Ferry", "FerryTestServer"]),
+        .executableTarget(name: "ferry-soak", dependencies: ["Ferry", "FerryTestServer", "FerryLocking"]),
         // Two threads racing (or not) on a counter, to prove that a ThreadSanitizer build sees races through Ferry's
         // lock seam (`Locked`); scripts/sanitizers.sh runs it. Not a product.
-        .executableTarget(name: "ferry-tsan-canary"),
+        .executableTarget(name: "ferry-tsan-canary", dependencies: ["FerryLocking"]),
         .testTarget(
             name: "FerryTests",
             dependencies: [
-                "Ferry", "FerryOpenAPI", "FerryTesting", "FerryTestServer", "FerryCLI",
+                "Ferry", "FerryOpenAPI", "FerryTesting", "FerryTestServer", "FerryCLI", "FerryLocking",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: openAPI)),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
@@ -111,7 +113,7 @@ let package = Package(
                     condition: .when(traits: serviceLifecycle)),
             ]
         ),
-        .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer"]),
+        .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer", "FerryLocking"]),
     ],
     swiftLanguageModes: [.v6]
 )

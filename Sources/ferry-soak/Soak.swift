@@ -1,5 +1,6 @@
 import Ferry
 import Foundation
+import FerryLocking
 
 /// The three phases of a soak, each bounded by the run's time limit.
 struct Soak: Sendable {

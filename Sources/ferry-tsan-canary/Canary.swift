@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import FerryLocking
 
 /// Two threads incrementing one counter, racing or not (see main.swift).
 enum Canary {

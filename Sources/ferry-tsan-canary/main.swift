@@ -1,3 +1,4 @@
+import FerryLocking
 // ferry-tsan-canary: proves that a ThreadSanitizer build sees (or does not see) a race, for scripts/sanitizers.sh.
 // Two threads each increment one shared counter 100,000 times:
 //

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FerryTestServer
+import FerryLocking
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,14 @@
-// Ferry's one lock. Every module of the package that needs a lock holds an identical copy of this file (`Locked.swift`;
-// scripts/test.sh checks that the copies match and that no other file uses `Mutex` directly): new code uses
+// Ferry's one lock. The two library modules, Ferry and FerryTesting, hold identical copies of this file; every other
+// module of the package (the test server, the tools, the tests) imports the one public copy, FerryLocking's
+// (`Sources/FerryLocking/Locked.swift`, this file with `public` on the type, its initializer and `withLock`).
+// scripts/check-locks.sh checks that they match and that no other file uses `Mutex` directly: new code uses
 // `Locked`, never `Synchronization.Mutex`.
 //
-// Why copies and not one shared module: measured (2026-11-24), `Locked` in a module of its own, `@inlinable` or
-// `@_alwaysEmitIntoClient`, was not specialized in its callers: every `withLock` went through the generic entry point
-// and looked up `Mutex`'s metadata at run time, 42,750 → 57,800 instructions per in-memory GET. A copy in each module
-// is specialized there like any other internal code.
+// Why copies in the libraries and not one shared module: measured (2026-11-24), `Locked` in a module of its own,
+// `@inlinable` or `@_alwaysEmitIntoClient`, was not specialized in its callers: every `withLock` went through the
+// generic entry point and looked up `Mutex`'s metadata at run time, 42,750 → 57,800 instructions per in-memory GET. A
+// copy in each library is specialized there like any other internal code; the other modules are not on a request's
+// path and share one.
 //
 // Why a seam: ThreadSanitizer on Linux does not see `Mutex` lock and unlock (they run in the uninstrumented
 // Synchronization library), so it reports false races on correct code and so cannot be trusted to find real ones.

@@ -42,3 +42,15 @@ public struct ProgressStream: AsyncSequence, Sendable {
         return iterator
     }
 }
+
+extension Transfer {
+    /// The response body's progress, which starts this transfer with `validation` when iterated first.
+    func downloadProgress(_ validation: Validation) -> ProgressStream {
+        ProgressStream(reporter: controls.downloadProgress, starting: self, validation: validation)
+    }
+
+    /// The request body's progress, which starts this transfer with `validation` when iterated first.
+    func uploadProgress(_ validation: Validation) -> ProgressStream {
+        ProgressStream(reporter: controls.uploadProgress, starting: self, validation: validation)
+    }
+}

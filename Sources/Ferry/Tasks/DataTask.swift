@@ -72,15 +72,11 @@ public struct DataTask<Value: Sendable>: Sendable {
     }
 
     /// The progress of the request body as it is sent. Iterating it starts the transfer when nobody did.
-    public var uploadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.uploadProgress, starting: transfer, validation: validation)
-    }
+    public var uploadProgress: ProgressStream { transfer.uploadProgress(validation) }
 
     /// The progress of the response body as it arrives. Iterating it starts the transfer when nobody did, so a
     /// loop over it, then an `await` of the value, works as written.
-    public var downloadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.downloadProgress, starting: transfer, validation: validation)
-    }
+    public var downloadProgress: ProgressStream { transfer.downloadProgress(validation) }
 
     /// Starts the transfer on a task of its own, for a caller that will not await it (fire and forget). Awaiting
     /// the task later gets the same outcome.

@@ -29,14 +29,10 @@ public struct DownloadTask: TransferTask {
 
     /// The download's progress: bytes written to disk (a resumed download counts the bytes it already had).
     /// Iterating it starts the download when nobody did.
-    public var downloadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.downloadProgress, starting: transfer, validation: validation)
-    }
+    public var downloadProgress: ProgressStream { transfer.downloadProgress(validation) }
 
     /// The upload progress of the request body, if it has one. Iterating it starts the download when nobody did.
-    public var uploadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.uploadProgress, starting: transfer, validation: validation)
-    }
+    public var uploadProgress: ProgressStream { transfer.uploadProgress(validation) }
 
     /// The final response head, as soon as it arrives, once it passed the status and content-type checks; the body
     /// is then written by whoever awaits ``value`` (or ``response``).

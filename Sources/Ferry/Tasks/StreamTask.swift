@@ -47,15 +47,11 @@ public struct StreamTask: TransferTask {
     /// The progress of the body: bytes received so far, of `Content-Length` when known. Iterating it starts the
     /// transfer when nobody did; with no consumer of ``bytes`` by the time the head arrives, the body is read and
     /// dropped.
-    public var downloadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.downloadProgress, starting: transfer, validation: validation)
-    }
+    public var downloadProgress: ProgressStream { transfer.downloadProgress(validation) }
 
     /// The progress of the request body, if it has one; iterating it starts the transfer as ``downloadProgress``
     /// does.
-    public var uploadProgress: ProgressStream {
-        ProgressStream(reporter: transfer.controls.uploadProgress, starting: transfer, validation: validation)
-    }
+    public var uploadProgress: ProgressStream { transfer.uploadProgress(validation) }
 
     /// Collects the whole body in memory.
     /// - Parameter limit: The most bytes accepted.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FerryLocking
 
 #if canImport(Glibc)
 import Glibc

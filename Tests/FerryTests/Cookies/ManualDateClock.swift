@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FerryLocking
 
 /// A wall clock that moves only when a test advances it, for a `CookieJar`'s `now`.
 final class ManualDateClock: Sendable {

@@ -1,4 +1,5 @@
 #if Tracing
+import FerryLocking
 import Ferry
 import FerryTesting
 import Foundation

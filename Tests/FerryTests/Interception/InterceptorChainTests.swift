@@ -2,6 +2,7 @@ import Ferry
 import FerryTesting
 import Foundation
 import Testing
+import FerryLocking
 
 @Suite("Interceptor chain (in memory)")
 struct InterceptorChainTests {

@@ -3,6 +3,7 @@ import FerryTestServer
 import Foundation
 import Synchronization
 import Testing
+import FerryLocking
 
 @Suite("Per-attempt timelines against the test server", .timeLimit(.minutes(1)))
 struct LiveTimelineTests {

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import FerryLocking
 
 // `Locked` here is FerryTests' copy of Sources/Ferry/Locking/Locked.swift (scripts/check-locks.sh keeps the copies
 // identical). This file may name `Mutex`: it checks that the seam costs nothing over one.

@@ -2,6 +2,7 @@ import Ferry
 import FerryTesting
 import Foundation
 import Testing
+import FerryLocking
 
 /// Records every event as a line, per request.
 final class RecordingMonitor: EventMonitor {

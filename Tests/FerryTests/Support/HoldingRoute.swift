@@ -2,6 +2,7 @@ import Dispatch
 import FerryTestServer
 import Foundation
 import Synchronization
+import FerryLocking
 
 /// A server route that holds every request until the test lets it go, counting the requests inside it (in all and
 /// per `Host`) and the order they arrived in: server-side gating, no sleeps.

@@ -1,6 +1,7 @@
 import Ferry
 import FerryTesting
 import Foundation
+import FerryLocking
 
 /// Counts calls from a `@Sendable` handler.
 final class Counter: Sendable {

@@ -2,6 +2,7 @@ import Ferry
 import FerryTestServer
 import Foundation
 import Testing
+import FerryLocking
 
 /// One vocabulary: `head`, `validate…`, `value` mean the same on every task type, and the validation that decides
 /// is applied once, where the pipeline decides, so retriers see a task's own rule.
