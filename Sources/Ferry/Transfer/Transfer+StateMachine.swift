@@ -145,11 +145,24 @@ extension Transfer {
             return .resume(readyWaiters())
         }
 
-        /// A stream's consumer takes the body for one read; `nil` when it is not open (not yet, or over).
-        mutating func takeBody() -> Body? {
-            guard case .open(let head, let body) = phase else { return nil }
-            phase = .reading(head)
-            return body
+        enum TakeAction {
+            /// Read one chunk, then hand the body back with ``returnBody(_:stopped:)``.
+            case read(Body)
+            /// The body is not there: the transfer ended (with this error, if it failed), or it is not open.
+            case ended(FerryError?)
+        }
+
+        /// A stream's consumer takes the body for one read.
+        mutating func takeBody() -> TakeAction {
+            switch phase {
+            case .open(let head, let body):
+                phase = .reading(head)
+                return .read(body)
+            case .finished(let outcome):
+                return .ended(outcome.error)
+            case .idle, .opening, .reading:
+                return .ended(nil)
+            }
         }
 
         /// A stream's consumer hands the body back after one read.
@@ -239,6 +252,11 @@ extension Transfer {
         /// The body while it waits for a reader (for tests and diagnostics).
         var waitingBody: Body? {
             if case .open(_, let body) = phase { body } else { nil }
+        }
+
+        /// The outcome, once finished.
+        var outcome: TransferOutcome? {
+            if case .finished(let outcome) = phase { outcome } else { nil }
         }
     }
 }

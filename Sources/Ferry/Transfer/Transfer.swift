@@ -131,22 +131,26 @@ final class Transfer: Sendable {
     /// Starts the transfer on a task of its own when nobody started it: for ``DataTask/resume()`` and a progress
     /// stream iterated before anyone awaits. The task awaits the outcome; a later awaiter joins it.
     func start(validation: Validation) {
-        guard state.withLock({ $0.isIdle }) else { return }
+        guard peek(\.isIdle) else { return }
         Task { _ = await outcome(validation: validation) }
     }
 
     /// Starts a stream on a task of its own, up to its head: ``StreamTask/resume()``.
     func startHead(validation: Validation) {
-        guard state.withLock({ $0.isIdle }) else { return }
+        guard peek(\.isIdle) else { return }
         Task { _ = await head(validation: validation) }
     }
 
     /// Waits until the transfer finished, without starting it or reading its body.
     func waitUntilFinished() async {
-        while true {
-            guard state.withLock({ $0.isRunning }) else { return }
+        while peek(\.isRunning) {
             await wait(for: .end)
         }
+    }
+
+    /// Reads the state: the one place a question about it takes the lock.
+    private func peek<Value: Sendable>(_ question: KeyPath<Machine, Value> & Sendable) -> Value {
+        state.withLock { $0[keyPath: question] }
     }
 
     private func wait(for need: Machine.Need) async {
@@ -330,10 +334,11 @@ final class Transfer: Sendable {
 
     /// The next chunk of a stream's body, read in the consumer's task (the head must have arrived); `nil` at its end.
     func next() async throws(FerryError) -> Data? {
-        guard var opened = state.withLock({ $0.takeBody() }) else {
-            if case .finished(let outcome) = state.withLock({ $0.claim(.end) }), let error = outcome.error {
-                throw error
-            }
+        var opened: Opened
+        switch state.withLock({ $0.takeBody() }) {
+        case .read(let body): opened = body
+        case .ended(let error):
+            if let error { throw error }
             return nil
         }
         let chunk: Data?
@@ -392,17 +397,16 @@ final class Transfer: Sendable {
 
     /// The request as it was sent once the head arrived (the session's defaults applied), else as it was made.
     var sentRequest: Request? {
-        if let body = state.withLock({ $0.waitingBody }) { return body.opened.prepared.request }
-        if case .finished(let outcome) = state.withLock({ $0.claim(.end) }) { return outcome.request ?? request }
-        return request
+        if let body = peek(\.waitingBody) { return body.opened.prepared.request }
+        return peek(\.outcome)?.request ?? request
     }
 
-    var isFinished: Bool { state.withLock { $0.isFinished } }
+    var isFinished: Bool { peek(\.isFinished) }
 
     /// For tests: the unread bytes a URLSession body holds between two reads of its consumer, `nil` once its call
     /// was stopped (or for other transports).
     var unreadByteCount: Int64? {
-        let body = state.withLock { $0.waitingBody }
+        let body = peek(\.waitingBody)
         guard let call = (body?.opened.body.source as? URLSessionBody)?.call, !call.isStopped else { return nil }
         return call.buffer.bufferedByteCount
     }

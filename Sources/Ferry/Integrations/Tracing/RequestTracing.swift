@@ -31,7 +31,7 @@ final class RequestTracing: TransferObserver {
     }
 
     func willSend(_ request: inout Request, id: RequestID) {
-        guard let span = span(id) else { return }
+        guard let span = span(id, ending: false) else { return }
         let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
         instrument.inject(span.context, into: &request.headers, using: HeaderInjector())
     }
@@ -40,21 +40,23 @@ final class RequestTracing: TransferObserver {
         switch event {
         case .redirect(let head, _):
             let status = Int64(head.statusCode)
-            span(id)?.addEvent(
+            span(id, ending: false)?.addEvent(
                 SpanEvent(name: "http.redirect", attributes: ["http.response.status_code": .int64(status)]))
         case .retry(let failure, _):
             let reason = "\(failure.error.reason)"
-            span(id)?.addEvent(SpanEvent(name: "http.retry", attributes: ["error.type": .string(reason)]))
+            span(id, ending: false)?.addEvent(
+                SpanEvent(name: "http.retry", attributes: ["error.type": .string(reason)]))
         case .completed(let completion), .cancelled(let completion):
-            guard let span = spans.withLock({ $0.removeValue(forKey: id) }) else { return }
+            guard let span = span(id, ending: true) else { return }
             Self.finish(span, with: completion)
         case .created, .adapted, .attemptStarted, .responseHead:
             break
         }
     }
 
-    private func span(_ id: RequestID) -> (any Span)? {
-        spans.withLock { $0[id] }
+    /// The request's span; forgotten when `ending`.
+    private func span(_ id: RequestID, ending: Bool) -> (any Span)? {
+        spans.withLock { ending ? $0.removeValue(forKey: id) : $0[id] }
     }
 
     private static func finish(_ span: any Span, with completion: RequestCompletion) {
