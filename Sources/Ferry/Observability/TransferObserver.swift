@@ -31,8 +31,11 @@ extension TransferObserver {
 }
 
 extension [any TransferObserver] {
-    /// Tells every observer about `event`.
-    func observe(_ event: RequestEvent, id: RequestID) {
+    /// Tells every observer about `event`, which is made only when someone watches (a session without monitors or
+    /// tracing copies no request, head or outcome into events).
+    func observe(_ event: @autoclosure () -> RequestEvent, id: RequestID) {
+        guard !isEmpty else { return }
+        let event = event()
         for observer in self { observer.observe(event, id: id) }
     }
 

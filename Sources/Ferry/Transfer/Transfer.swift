@@ -70,6 +70,16 @@ final class Transfer: Sendable {
         self.controls = controls
         self.registry = registry
         self.job = job
+        switch job {
+        case .data(let pipeline, let request), .download(let pipeline, let request, _, _),
+            .stream(let pipeline, let request):
+            self.pipeline = pipeline
+            self.request = request
+        case .failed:
+            pipeline = nil
+            request = nil
+        }
+        observers = pipeline?.observers ?? []
         if let request { observers.observe(.created(request), id: controls.id) }
     }
 
@@ -79,23 +89,12 @@ final class Transfer: Sendable {
         finish(.failure(error, request: nil))
     }
 
-    /// The request as it was made.
-    var request: Request? {
-        switch job {
-        case .data(_, let request), .download(_, let request, _, _), .stream(_, let request): request
-        case .failed: nil
-        }
-    }
-
-    var pipeline: Pipeline? {
-        switch job {
-        case .data(let pipeline, _), .download(let pipeline, _, _, _), .stream(let pipeline, _): pipeline
-        case .failed: nil
-        }
-    }
-
+    /// The request as it was made (`nil` for one that failed before it could start).
+    let request: Request?
+    /// The session's pipeline (`nil` for one that failed before it could start).
+    let pipeline: Pipeline?
     /// Who watches the transfer.
-    private var observers: [any TransferObserver] { pipeline?.observers ?? [] }
+    private let observers: [any TransferObserver]
 
     // MARK: Awaiting
 
