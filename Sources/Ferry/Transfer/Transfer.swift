@@ -182,7 +182,9 @@ final class Transfer: Sendable {
     /// Every task value is gone: a body that waits for a reader (a stream nobody consumes, a head-only await)
     /// can never be read, so it is dropped.
     func abandon() {
-        apply(state.withLock { $0.abandon() }, error: FerryError(.cancelled))
+        let action = state.withLock { $0.abandon() }
+        if case .none = action { return }  // the common case: the transfer ran, or runs on; no error to make
+        apply(action, error: FerryError(.cancelled))
     }
 
     private func apply(_ action: Machine.CancelAction, error: FerryError) {
