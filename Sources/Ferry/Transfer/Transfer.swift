@@ -258,9 +258,7 @@ final class Transfer: Sendable {
         case .resume(let waiters):
             for waiter in waiters { waiter.resume() }
             // A stop that came while the head was on its way ends a body nobody reads yet.
-            if let error = controls.signal.error {
-                apply(state.withLock { $0.cancel(cancelledOutcome: .failure(error, request: nil)) }, error: error)
-            }
+            if let error = controls.signal.error { stop(error) }
         case .drop:
             apply(.drop(open), error: FerryError(.cancelled))
         }

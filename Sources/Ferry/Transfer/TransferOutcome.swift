@@ -52,14 +52,11 @@ struct TransferOutcome: Sendable {
         guard opened, let response, let request else {
             return .failure(error ?? FerryError(.transport(.invalidResponse), request: request))
         }
-        if let applied = self.validation, !validation.isSameRule(as: applied), error == nil || isRejection {
-            do throws(FerryError) {
-                try validation.validateHead(response, for: request)
-            } catch {
-                return .failure(error)
-            }
-            return .success(response)
-        }
-        return isRejection ? .failure(error ?? FerryError(.validationFailed, request: request)) : .success(response)
+        // A failure after the head (the body's) leaves the head as it arrived.
+        guard error == nil || isRejection else { return .success(response) }
+        let judged = Transfer.JudgedHead(
+            response: response, request: request, validation: self.validation ?? validation,
+            rejection: isRejection ? error : nil)
+        return judged.verdict(for: validation)
     }
 }
