@@ -109,7 +109,7 @@ struct DownloadTests {
                     [
                         Data(repeating: 1, count: 1000), Data(repeating: 2, count: 1000),
                         Data(repeating: 3, count: 1000), Data(repeating: 4, count: 1000),
-                    ], interval: .milliseconds(300)))
+                    ], interval: Duration.seconds(1).scaled))  // room for a slow progress consumer (sanitizers)
         }
         let download = live.session.download("slow-range", to: target)
         download.resume()
