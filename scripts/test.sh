@@ -49,43 +49,66 @@ else
 fi
 
 status=0
+# The test steps' output is also kept in $TEST_LOG, so that a failure's tests are named again at the end.
+TEST_LOG="${FERRY_CI_WORK:-$PWD/.ci-work}/logs/test-step.log"
+mkdir -p "$(dirname "$TEST_LOG")"
+failed=() # the steps that failed, printed again at the end: a log's tail then names them
+fail() { # fail <step>: records a failed step (called as `command || fail "step"`, so $? is the command's status)
+  local code=$?
+  status=$code
+  failed+=("$1 (exit $code)")
+  echo "test.sh: [${SECONDS}s] FAILED: $1 (exit $code)"
+  if [[ "$1" == *tests && -s "$TEST_LOG" ]]; then # a test step: its failing tests, for the summary
+    failed_tests+=("$(grep -E '✘|recorded an issue|error:' "$TEST_LOG" | grep -v 'passed' | head -n 20 || true)")
+  fi
+}
+failed_tests=()
+summary() {
+  if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "test.sh: failed steps: ${failed[*]}"
+    printf '%s\n' "${failed_tests[@]}"
+  fi
+}
 # Each test target runs in its own process: FerryTestServerTests drive the server with blocking raw sockets, which
 # must not hold Swift's cooperative threads (two on a two-core machine) while Ferry's timing tests run.
 run_tests() { # run_tests [swift test args...]
+  : >"$TEST_LOG"
   if [[ $# -gt 0 ]]; then
-    swift test --skip-build "$@"
+    swift test --skip-build "$@" 2>&1 | tee -a "$TEST_LOG"
   else
-    swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' && swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTestServerTests\.'
+    swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' 2>&1 | tee -a "$TEST_LOG" &&
+      swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTestServerTests\.' 2>&1 | tee -a "$TEST_LOG"
   fi
 }
 
 echo "test.sh: [${SECONDS}s] swift format lint (.swift-format: 4 spaces, 120 columns)"
-swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || status=$?
+swift format lint --strict -r Sources Tests Package.swift Fuzz Examples/Sources Examples/Tests Examples/Package.swift || fail "swift format lint"
 echo "test.sh: [${SECONDS}s] lock seam: Locked.swift copies identical, no Mutex outside them"
-scripts/check-locks.sh || status=$?
+scripts/check-locks.sh || fail "lock seam"
 echo "test.sh: [${SECONDS}s] docs claims: nothing the docs call missing is declared in Sources"
-scripts/check-docs-claims.sh || status=$?
+scripts/check-docs-claims.sh || fail "docs claims"
 
 echo "test.sh: [${SECONDS}s] 1/8 default build (no dependencies), URLSession transport"
 swift build --build-tests -Xswiftc -warnings-as-errors
 SCRATCH=()
-if [[ $# -gt 0 ]]; then run_tests "$@" || status=$?; else run_tests || status=$?; fi
+if [[ $# -gt 0 ]]; then run_tests "$@" || fail "1/8 tests"; else run_tests || fail "1/8 tests"; fi
 if [[ "${FERRY_SKIP_FUZZ:-0}" != 1 ]]; then
   # The fuzz targets use Ferry's internal API: building and running each briefly keeps them from rotting.
   # scripts/fuzz.sh runs them for longer (RELIABILITY.md, "Fuzzing").
   echo "test.sh: [${SECONDS}s] 1/8 fuzz smoke: every libFuzzer target for 1 s"
-  scripts/fuzz.sh 1 || status=$?
+  scripts/fuzz.sh 1 || fail "1/8 fuzz smoke"
 fi
 if [[ "${FERRY_FAST:-0}" == 1 ]]; then
+  summary
   echo "test.sh: [${SECONDS}s] done (fast run: steps 2 to 8 not run), status $status"
   exit "$status"
 fi
 
 echo "test.sh: [${SECONDS}s] 2/8 the README's and the DocC articles' Swift blocks compile"
-scripts/check-readme.sh || status=$?
+scripts/check-readme.sh || fail "2/8 README and DocC blocks"
 
 echo "test.sh: [${SECONDS}s] 3/8 DocC archives of Ferry and FerryTesting, warnings as errors"
-scripts/build-docs.sh || status=$?
+scripts/build-docs.sh || fail "3/8 DocC archives"
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # One build with every trait on (each trait's code only adds files behind its own `#if`): the live suites run on
@@ -95,22 +118,22 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   echo "test.sh: [${SECONDS}s] 4/8 every trait ($TRAITS): the live suites on both transports, the integrations"
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
-  if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || status=$?; else run_tests || status=$?; fi
+  if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || fail "4/8 tests"; else run_tests || fail "4/8 tests"; fi
   # A 5-second soak per transport (scripts/soak.sh runs the full one): fails on a leaked descriptor or a hang.
   echo "test.sh: [${SECONDS}s] 4/8 soak, 5 s per transport"
   for transport in urlsession ahc; do
     .build-traits/debug/ferry-soak --transport "$transport" --requests 20000 --cancellations 2000 --faults 200 \
-      --seconds 5 || status=$?
+      --seconds 5 || fail "4/8 soak on $transport"
   done
 fi
 
 if [[ "${FERRY_SKIP_EXAMPLES:-0}" != 1 ]]; then
   echo "test.sh: [${SECONDS}s] 5/8 Examples/: a Hummingbird service and an OpenAPI client using Ferry"
-  (cd Examples && swift build --build-tests && swift test --skip-build) || status=$?
+  (cd Examples && swift build --build-tests && swift test --skip-build) || fail "5/8 Examples"
 fi
 
 echo "test.sh: [${SECONDS}s] 6/8 a consumer of Ferry resolves no package"
-scripts/check-no-dependencies.sh || status=$?
+scripts/check-no-dependencies.sh || fail "6/8 no dependencies"
 
 if [[ "${FERRY_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # With the AsyncHTTPClient trait (unless FERRY_SKIP_TRAIT=1), so that the live suites run on both transports.
@@ -121,9 +144,10 @@ if [[ "${FERRY_SKIP_SANITIZERS:-0}" != 1 ]]; then
     transports="URLSession"
   fi
   echo "test.sh: [${SECONDS}s] 7/8 ThreadSanitizer: the canary is seen, the suites run clean ($transports)"
-  scripts/sanitizers.sh thread || status=$?
+  scripts/sanitizers.sh thread || fail "7/8 ThreadSanitizer"
   echo "test.sh: [${SECONDS}s] 8/8 AddressSanitizer: the suites run clean ($transports)"
-  scripts/sanitizers.sh address || status=$?
+  scripts/sanitizers.sh address || fail "8/8 AddressSanitizer"
 fi
+summary
 echo "test.sh: [${SECONDS}s] done, status $status"
 exit "$status"
