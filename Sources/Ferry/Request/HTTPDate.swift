@@ -1,0 +1,48 @@
+import Foundation
+
+/// The three HTTP-date forms (RFC 9110 §5.6.7), parsed by hand: no `DateFormatter`, which is neither `Sendable` nor
+/// cheap. Shared by `Retry-After` and the HTTP cache (`Date`, `Expires`, `Last-Modified`).
+enum HTTPDate {
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Parses `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), `Sunday, 06-Nov-94 08:49:37 GMT` (RFC 850) or
+    /// `Sun Nov  6 08:49:37 1994` (asctime).
+    /// - Parameter text: The date.
+    /// - Returns: The instant, or `nil` when `text` is none of the forms or names an impossible date.
+    static func parse(_ text: String) -> Date? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        switch words.count {
+        case 6 where words[5] == "GMT":
+            // IMF-fixdate: weekday, day, month, year, time, "GMT".
+            return make(day: words[1], month: words[2], year: words[3], time: words[4])
+        case 4 where words[3] == "GMT":
+            // RFC 850: weekday, day-month-yy, time, "GMT".
+            let parts = words[1].split(separator: "-").map(String.init)
+            guard parts.count == 3, parts[2].count == 2, let yy = Int(parts[2]) else { return nil }
+            // RFC 9110: a two-digit year more than 50 years in the future means the past century.
+            let year = yy + (yy >= 70 ? 1900 : 2000)
+            return make(day: parts[0], month: parts[1], year: String(year), time: words[2])
+        case 5:
+            // asctime: weekday, month, day, time, year.
+            return make(day: words[2], month: words[1], year: words[4], time: words[3])
+        default:
+            return nil
+        }
+    }
+
+    private static func make(day: String, month: String, year: String, time: String) -> Date? {
+        let clock = time.split(separator: ":")
+        guard let month = months.firstIndex(of: month.lowercased()).map({ $0 + 1 }),
+            let day = Int(day), (1...31).contains(day),
+            year.count == 4, let year = Int(year),
+            clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let components = DateComponents(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+}
