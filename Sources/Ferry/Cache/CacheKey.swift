@@ -1,0 +1,73 @@
+import Foundation
+
+/// The primary cache key (RFC 9111 §2): the request method and the target URI, normalised.
+///
+/// Two requests whose URLs differ only in ways RFC 9110 §4.2.3 calls equivalent get the same key: the scheme and
+/// host are lowercased, the scheme's default port is dropped (`:80` for http, `:443` for https), an empty path is
+/// `/`, and the fragment, which is never sent, is dropped. Percent-encoding is kept as it is (normalising it
+/// could merge URLs a server tells apart), and so is the query, byte for byte.
+struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    /// The request method. A stored `GET` response answers only `GET` requests here.
+    var method: HTTPMethod
+    /// The normalised absolute URI, e.g. `https://example.com/a?b`.
+    var uri: String
+
+    /// The key of a request.
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The target URI.
+    /// - Returns: `nil` when `url` has no scheme or host, so cannot be a cache's target.
+    init?(method: HTTPMethod, url: URL) {
+        guard let uri = Self.normalisedURI(url) else { return nil }
+        self.method = method
+        self.uri = uri
+    }
+
+    /// `"GET https://example.com/"`.
+    var description: String { "\(method.rawValue) \(uri)" }
+
+    /// The URI a cache files `url` under, as text; `nil` without a scheme or host.
+    /// - Parameter url: An absolute URL.
+    /// - Returns: The normalised URI.
+    static func normalisedURI(_ url: URL) -> String? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
+        else { return nil }
+        components.scheme = scheme
+        // Setting `host` would re-encode it; the percent-encoded form is the one that must not change.
+        components.percentEncodedHost = components.percentEncodedHost?.lowercased()
+        if let port = components.port, port == Self.defaultPort(for: scheme) { components.port = nil }
+        if components.percentEncodedPath.isEmpty, scheme == "http" || scheme == "https" {
+            components.percentEncodedPath = "/"
+        }
+        components.fragment = nil
+        return components.string
+    }
+
+    /// Whether two URIs have the same origin (RFC 6454: scheme, host and port, after normalisation).
+    /// - Parameters:
+    ///   - a: A URL.
+    ///   - b: Another URL.
+    /// - Returns: `false` when either has no scheme or host.
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        guard let a = origin(of: a), let b = origin(of: b) else { return false }
+        return a == b
+    }
+
+    private static func origin(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost?.lowercased(),
+            !host.isEmpty
+        else { return nil }
+        let port = components.port ?? defaultPort(for: scheme)
+        return "\(scheme)://\(host):\(port.map(String.init) ?? "")"
+    }
+
+    private static func defaultPort(for scheme: String) -> Int? {
+        switch scheme {
+        case "http": 80
+        case "https": 443
+        default: nil
+        }
+    }
+}
