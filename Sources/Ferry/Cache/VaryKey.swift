@@ -1,0 +1,61 @@
+import Foundation
+
+/// The secondary cache key (RFC 9111 §4.1): the values a request had for the fields a response's `Vary` names.
+///
+/// A stored response answers a new request only when both requests' values for every nominated field are the same
+/// after normalisation: field names are case-insensitive, the lines of a repeated field are combined into one list
+/// (RFC 9110 §5.3), and whitespace around the list's commas is dropped. Values are otherwise compared exactly (case
+/// included: a field's own rules might allow more, but this cache knows none). A field absent from both requests
+/// matches; absent from one only does not. `Vary: *` never matches (§4.1).
+enum VaryKey: Sendable, Hashable {
+    /// `Vary: *`: the response varies on something outside the request's fields and is never reused.
+    case never
+    /// Each nominated field's lowercased name and normalised value (`nil` when the request did not have it).
+    case fields([String: String?])
+
+    /// The key a request has for a response's `Vary`.
+    /// - Parameters:
+    ///   - responseHeaders: The stored response's header fields (for `Vary`).
+    ///   - requestHeaders: The header fields of a request.
+    init(responseHeaders: HTTPHeaders, requestHeaders: HTTPHeaders) {
+        let names = Self.nominatedFields(responseHeaders)
+        guard !names.contains("*") else {
+            self = .never
+            return
+        }
+        var fields: [String: String?] = [:]
+        for name in names { fields[name] = Self.normalisedValue(of: name, in: requestHeaders) }
+        self = .fields(fields)
+    }
+
+    /// Whether `stored` may answer a request with `requestHeaders` as far as `Vary` goes.
+    /// - Parameters:
+    ///   - stored: A stored response.
+    ///   - requestHeaders: The new request's header fields.
+    /// - Returns: `true` when every nominated field matches; never for `Vary: *`.
+    static func matches(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
+        let storedKey = VaryKey(responseHeaders: stored.response.headers, requestHeaders: stored.requestHeaders)
+        guard storedKey != .never else { return false }
+        return storedKey == VaryKey(responseHeaders: stored.response.headers, requestHeaders: requestHeaders)
+    }
+
+    /// The lowercased field names of every `Vary` line, without duplicates.
+    /// - Parameter responseHeaders: The response's header fields.
+    /// - Returns: The names; `*` among them for `Vary: *`.
+    static func nominatedFields(_ responseHeaders: HTTPHeaders) -> Set<String> {
+        Set(
+            responseHeaders.values(for: "Vary").flatMap { $0.split(separator: ",") }.compactMap {
+                let name = $0.trimmingCharacters(in: .whitespaces).lowercased()
+                return name.isEmpty ? nil : name
+            })
+    }
+
+    /// A field's lines combined with `", "`, whitespace around every comma trimmed; `nil` when absent.
+    private static func normalisedValue(of name: String, in headers: HTTPHeaders) -> String? {
+        let lines = headers.values(for: name)
+        guard !lines.isEmpty else { return nil }
+        return lines.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: ", ")
+    }
+}
