@@ -10,7 +10,8 @@ enum CacheLookup: Sendable, Hashable {
     case stale(StoredResponse, age: String, revalidateInBackground: Bool)
     /// Send the request with `headers` (the validators added, ``ConditionalRequest``) to validate `stored` (§4.3).
     /// `usableOnError` says whether `stored` may be served if the origin cannot be reached or answers 500, 502, 503
-    /// or 504 (`stale-if-error`, RFC 5861 §4; see ``StaleIfError``).
+    /// or 504 (`stale-if-error`, RFC 5861 §4; see ``StaleIfError``), judged at the time of the lookup;
+    /// ``RevalidationOutcome`` judges it again when the answer or the failure arrives.
     case revalidate(StoredResponse, headers: HTTPHeaders, usableOnError: Bool)
     /// Nothing stored can answer: send the request as it is.
     case miss
