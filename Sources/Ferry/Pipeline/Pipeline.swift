@@ -126,7 +126,7 @@ final class Pipeline: Sendable {
             exchange.urls.append(current.url)
             let context = TransportContext(
                 signal: controls.signal, timeout: exchange.timeout,
-                uploadProgress: controls.uploadProgress, bufferOptions: controls.bufferOptions)
+                uploadProgress: controls.uploadProgress(forBody: current.body), bufferOptions: controls.bufferOptions)
             observers.willSend(&current, id: controls.id)
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current

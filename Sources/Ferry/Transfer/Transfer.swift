@@ -197,7 +197,7 @@ final class Transfer: Sendable {
             finish(opened.exchange.outcome(body: nil, error: controls.signal.error ?? error), opened: opened)
         case .finished(let waiters, let outcome):
             observers.observe(RequestEvent(finished: outcome), id: controls.id)
-            finishProgress()
+            controls.finishProgress()
             for waiter in waiters { waiter.resume() }
         }
     }
@@ -315,13 +315,8 @@ final class Transfer: Sendable {
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
         observers.observe(RequestEvent(finished: outcome), id: controls.id)
-        finishProgress()
+        controls.finishProgress()
         for waiter in waiters { waiter.resume() }
-    }
-
-    private func finishProgress() {
-        controls.downloadProgress.finish()
-        controls.uploadProgress.finish()
     }
 
     // MARK: A stream's consumer

@@ -33,6 +33,27 @@ struct UploadTests {
         #expect(await task.response.metrics.bytesSent == Int64(payload.count))
     }
 
+    @Test(arguments: TransportKind.allCases) func aRequestWithoutABodyEndsItsUploadProgressAtZero(
+        transport: TransportKind
+    ) async throws {
+        // Given: a GET, whose upload progress is made only when someone asks for it.
+        let live = try LiveServer(transport: transport)
+        let task = live.session.get("get")
+
+        // When: iterated while it runs, and again after it finished.
+        var during: [TransferProgress] = []
+        for await progress in task.uploadProgress { during.append(progress) }
+        _ = try await task.value
+        var after: [TransferProgress] = []
+        for await progress in task.uploadProgress { after.append(progress) }
+
+        // Then: both end, with a finished snapshot of no bytes.
+        #expect(during.last?.isFinished == true)
+        #expect(during.last?.completedBytes == 0)
+        #expect(after.map(\.isFinished) == [true])
+        #expect(after.last?.completedBytes == 0)
+    }
+
     @Test(arguments: TransportKind.allCases) func anAsyncSequenceIsSent(transport: TransportKind) async throws {
         let live = try LiveServer(transport: transport)
         let pieces = (0..<50).map { TestServer.patternBytes(count: 10_000, offset: $0 * 10_000) }
