@@ -6,7 +6,9 @@
 # Each scenario (Sources/PipelineScenarios) runs twice under `valgrind --tool=callgrind`, with 200 and with
 # 200 + requests requests after the same warm-up; (Ir₂ − Ir₁) / requests is one request's count, without the
 # process's start-up. Callgrind counts instructions, not time: the result does not depend on the machine's load.
-# Set PIPELINE_ANNOTATE=1 to also print callgrind_annotate's top functions (inclusive) of the longer run.
+# Set PIPELINE_ANNOTATE=1 to also print callgrind_annotate's top functions (inclusive) of the longer run, and
+# PIPELINE_ALLOCATIONS=1 to also count heap allocations per request the same way (valgrind's memcheck, "total heap
+# usage", the difference between the two runs).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REQUESTS="${1:-1000}"
@@ -27,12 +29,28 @@ instructions() { # instructions SCENARIO COUNT OUT: total Ir of one run
   awk '/^(summary|totals):/ { print $2; exit }' "$3"
 }
 
-echo "| scenario | instructions per request |"
-echo "|---|---|"
+allocations() { # allocations SCENARIO COUNT: heap allocations of one run
+  valgrind --tool=memcheck "$NODEBUG" "$1" "$2" 2>&1 >/dev/null | awk '/total heap usage/ { gsub(",", "", $5); print $5 }'
+}
+
+if [[ "${PIPELINE_ALLOCATIONS:-0}" == 1 ]]; then
+  echo "| scenario | instructions per request | allocations per request |"
+  echo "|---|---|---|"
+else
+  echo "| scenario | instructions per request |"
+  echo "|---|---|"
+fi
 for scenario in get-data get-decodable post-json reference-decoder reference-encoder; do
   short="$(instructions "$scenario" "$FIRST" "$SCRATCH/$scenario.short")"
   long="$(instructions "$scenario" $((FIRST + REQUESTS)) "$SCRATCH/$scenario.long")"
-  printf '| %s | %s |\n' "$scenario" "$(((long - short) / REQUESTS))"
+  if [[ "${PIPELINE_ALLOCATIONS:-0}" == 1 ]]; then
+    fewer="$(allocations "$scenario" "$FIRST")"
+    more="$(allocations "$scenario" $((FIRST + REQUESTS)))"
+    printf '| %s | %s | %s |\n' "$scenario" "$(((long - short) / REQUESTS))" \
+      "$(awk -v a="$fewer" -v b="$more" -v n="$REQUESTS" 'BEGIN { printf "%.1f", (b - a) / n }')"
+  else
+    printf '| %s | %s |\n' "$scenario" "$(((long - short) / REQUESTS))"
+  fi
   if [[ "${PIPELINE_ANNOTATE:-0}" == 1 ]]; then
     callgrind_annotate --inclusive=yes "$SCRATCH/$scenario.long" 2>/dev/null | head -n 40 >&2
   fi
