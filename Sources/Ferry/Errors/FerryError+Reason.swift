@@ -99,6 +99,10 @@ extension FerryError {
         case secureConnectionFailed
         /// There is no network.
         case notConnected
+        /// The transport cannot reach this host although the URL is valid: URLSession on Linux
+        /// (FoundationNetworking) refuses every IPv6 literal host, such as `http://[::1]:8080/`. The
+        /// AsyncHTTPClient transport reaches them, and so does a host name that resolves to the address.
+        case unsupportedHost
         /// Anything else; the underlying error says more.
         case other
 
@@ -111,6 +115,7 @@ extension FerryError {
             case .invalidResponse: "invalid response"
             case .secureConnectionFailed: "secure connection failed"
             case .notConnected: "not connected"
+            case .unsupportedHost: "unsupported host"
             case .other: "other"
             }
         }

@@ -34,6 +34,9 @@ extension FerryError {
             return "could not establish a secure connection to \(endpoint ?? "the server")"
         case .notConnected:
             return "the device is not connected to a network"
+        case .unsupportedHost:
+            return "URLSession on Linux (FoundationNetworking) cannot reach IPv6 literal hosts"
+                + (host.map { " such as \($0)" } ?? "")
         case .other:
             if let detail { return "the transport failed: \(detail.phrase)" }
             return "the transport failed with an error Ferry does not classify (see underlyingError)"
@@ -57,6 +60,9 @@ extension FerryError {
             return "Check the server's certificate (expiry, host name, trusted root) and that \(server) serves TLS."
         case .notConnected:
             return "Check the network connection."
+        case .unsupportedHost:
+            return "Use AsyncHTTPClientTransport (the package trait AsyncHTTPClient), "
+                + "or a host name that resolves to \(host ?? "the address")."
         case .other:
             return nil
         }

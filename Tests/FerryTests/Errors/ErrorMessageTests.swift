@@ -123,6 +123,11 @@ struct ErrorMessageTests {
             name: "notConnected", error: error(.transport(.notConnected)),
             expected: "\(x) failed: the device is not connected to a network."),
         GoldenMessage(
+            name: "unsupportedHost",
+            error: error(.transport(.unsupportedHost), request: sent("http://[::1]:8083/x.json")),
+            expected: "GET http://[::1]:8083/x.json failed: URLSession on Linux (FoundationNetworking) cannot reach "
+                + "IPv6 literal hosts such as [::1]."),
+        GoldenMessage(
             name: "other, with a system error", error: error(.transport(.other), detail: .systemError(EACCES)),
             expected: "\(x) failed: the transport failed: permission denied."),
         GoldenMessage(
@@ -272,6 +277,10 @@ struct ErrorMessageTests {
             error(.transport(.cannotConnect), request: sent("http://127.0.0.1:1/"), detail: .connectionRefused)
                 .recoverySuggestion == "Check that a server is listening on 127.0.0.1:1.")
         #expect(
+            error(.transport(.unsupportedHost), request: sent("http://[::1]:8083/x.json")).recoverySuggestion
+                == "Use AsyncHTTPClientTransport (the package trait AsyncHTTPClient), "
+                + "or a host name that resolves to [::1].")
+        #expect(
             error(.transport(.connectionLost)).recoverySuggestion
                 == "Retry the request; a failed download can continue from its resumeData.")
         #expect(
@@ -324,6 +333,30 @@ struct ErrorMessageTests {
             #expect((mapped.underlyingError as? URLError)?.code == .cannotConnectToHost)
             #expect(!mapped.description.contains("NSURLErrorDomain"))
         }
+    }
+
+    @Test func urlSessionRefusingAnIPv6LiteralHostSaysSo() {
+        // FoundationNetworking fails such a task with a bare URLError(.badURL) before libcurl connects.
+        let ipv6 = URL(string: "http://[::1]:8083/x.json")!
+        let refused = URLError(.badURL, userInfo: [NSURLErrorFailingURLErrorKey: ipv6])
+        let mapped = FerryError.mapping(urlSessionError: refused, url: ipv6)
+        #if canImport(FoundationNetworking)
+        #expect(mapped.reason == .transport(.unsupportedHost))
+        #expect((mapped.underlyingError as? URLError)?.code == .badURL)
+        // Without a failing URL in the error, the request's URL decides.
+        let bare = FerryError.mapping(urlSessionError: URLError(.badURL), url: ipv6)
+        #expect(bare.reason == .transport(.unsupportedHost))
+        #else
+        #expect(mapped.reason == .invalidURL("rejected by the transport"))
+        #endif
+        // A bad URL with a host name is still what it was.
+        let named = URL(string: "http://example.com/x")!
+        #expect(
+            FerryError.mapping(urlSessionError: URLError(.badURL), url: named).reason
+                == .invalidURL("rejected by the transport"))
+        #expect(
+            FerryError.mapping(urlSessionError: URLError(.cannotConnectToHost), url: ipv6).reason
+                == .transport(.cannotConnect))
     }
 
     @Test func urlSessionErrorsInWords() {

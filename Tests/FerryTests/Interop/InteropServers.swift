@@ -6,6 +6,8 @@ enum InteropServers {
     static let environment = ProcessInfo.processInfo.environment
     static let httpbin = environment["FERRY_HTTPBIN_URL"].flatMap(URL.init(string:))
     static let nginx = environment["FERRY_NGINX_URL"].flatMap(URL.init(string:))
+    /// The same nginx on `[::1]`; unset when the machine has no IPv6 loopback.
+    static let nginxIPv6 = environment["FERRY_NGINX_URL_IPV6"].flatMap(URL.init(string:))
     static let staticRoot = environment["FERRY_STATIC_ROOT"].map { URL(fileURLWithPath: $0) }
 }
 

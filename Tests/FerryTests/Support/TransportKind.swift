@@ -29,4 +29,18 @@ enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
         #endif
         }
     }
+
+    /// Whether the transport reaches IPv6 literal hosts (`http://[::1]:8080/`): FoundationNetworking refuses them.
+    var reachesIPv6LiteralHosts: Bool {
+        switch self {
+        #if canImport(FoundationNetworking)
+        case .urlSession: false
+        #else
+        case .urlSession: true
+        #endif
+        #if AsyncHTTPClient
+        case .asyncHTTPClient: true
+        #endif
+        }
+    }
 }

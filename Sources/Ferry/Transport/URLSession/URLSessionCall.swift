@@ -102,7 +102,9 @@ final class URLSessionCall: Sendable {
                 buffer.finish(nil)
                 continuation.resume(returning: head)
             } else {
-                let failure = error.map { FerryError.mapping($0) } ?? FerryError(.transport(.invalidResponse))
+                let failure =
+                    error.map { FerryError.mapping(urlSessionError: $0, url: task.originalRequest?.url) }
+                    ?? FerryError(.transport(.invalidResponse))
                 buffer.finish(failure)
                 continuation.resume(throwing: failure)
             }
