@@ -41,8 +41,7 @@ struct ResponseAge: Sendable, Hashable {
     /// - Parameter headers: The response's header fields.
     /// - Returns: The seconds.
     static func ageValue(of headers: HTTPHeaders) -> TimeInterval {
-        let values = headers.values(for: "Age").flatMap { $0.split(separator: ",") }
-        let seconds = values.compactMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) }
+        let seconds = headers.listElements(for: "Age").compactMap { CacheControl.deltaSeconds($0) }
         return TimeInterval(seconds.max() ?? 0)
     }
 

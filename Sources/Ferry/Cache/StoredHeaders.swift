@@ -49,9 +49,6 @@ enum StoredHeaders {
 
     /// The lowercased field names a `Connection` field lists (RFC 9110 §7.6.1).
     private static func connectionOptions(_ headers: HTTPHeaders) -> Set<String> {
-        Set(
-            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            })
+        Set(headers.listElements(for: "Connection").map { $0.lowercased() })
     }
 }

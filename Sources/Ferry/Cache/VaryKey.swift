@@ -43,11 +43,7 @@ enum VaryKey: Sendable, Hashable {
     /// - Parameter responseHeaders: The response's header fields.
     /// - Returns: The names; `*` among them for `Vary: *`.
     static func nominatedFields(_ responseHeaders: HTTPHeaders) -> Set<String> {
-        Set(
-            responseHeaders.values(for: "Vary").flatMap { $0.split(separator: ",") }.compactMap {
-                let name = $0.trimmingCharacters(in: .whitespaces).lowercased()
-                return name.isEmpty ? nil : name
-            })
+        Set(responseHeaders.listElements(for: "Vary").map { $0.lowercased() })
     }
 
     /// A field's lines combined with `", "`, whitespace around every comma trimmed; `nil` when absent.
