@@ -8,7 +8,7 @@ extension Exchange {
     }
 
     /// Starts the record of a request handed to the transport now; `hop` counts the redirects before it.
-    mutating func beginHop(_ request: Request, hop index: Int, at start: ContinuousClock.Instant) {
+    func beginHop(_ request: Request, hop index: Int, at start: ContinuousClock.Instant) {
         endHop(at: start)
         attempts.append(
             Timeline.Attempt(
@@ -19,12 +19,12 @@ extension Exchange {
     }
 
     /// Changes the running request's record, if one is running.
-    mutating func updateHop(_ update: (inout Timeline.Attempt) -> Void) {
+    func updateHop(_ update: (inout Timeline.Attempt) -> Void) {
         if isHopOpen { attempts.updateLast(update) }
     }
 
     /// Records a response head: the final one until another comes.
-    mutating func received(_ head: HTTPResponse) {
+    func received(_ head: HTTPResponse) {
         let now = ContinuousClock.now
         firstResponseByte = firstResponseByte ?? now
         self.head = head
@@ -35,7 +35,7 @@ extension Exchange {
     }
 
     /// Ends the running request's record, if one is running.
-    mutating func endHop(at end: ContinuousClock.Instant = .now, retryDelay: Duration? = nil) {
+    func endHop(at end: ContinuousClock.Instant = .now, retryDelay: Duration? = nil) {
         updateHop { hop in
             hop.end = end
             hop.retryDelay = retryDelay
@@ -44,7 +44,7 @@ extension Exchange {
     }
 
     /// Gives the slot back, if one is held.
-    mutating func releaseSlot() {
+    func releaseSlot() {
         guard let slot else { return }
         self.slot = nil
         slot.limiter.release(slot.host)
@@ -52,7 +52,7 @@ extension Exchange {
 
     /// Every request's record for the outcome, the one still running ending at `end` (with `error`, when it failed).
     /// Ends it in place, so the record is not copied.
-    mutating func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
+    func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
         if isHopOpen {
             attempts.updateLast { last in
                 last.end = end
@@ -64,7 +64,7 @@ extension Exchange {
     }
 
     /// Ends what the request holds: its timeout registration and its slot.
-    mutating func close() {
+    func close() {
         timeout?.cancel()
         releaseSlot()
     }

@@ -1,8 +1,17 @@
 import Foundation
 
-/// What one request's run has measured so far, carried through the pipeline as a value and turned into the
-/// outcome's metrics and timeline at the end.
-struct Exchange: Sendable {
+/// What one request's run has measured so far, carried through the pipeline and turned into the outcome's metrics
+/// and timeline at the end.
+///
+/// A reference, so that the async frames of the pipeline and the transfer hold a pointer rather than its 264 bytes:
+/// with it a value, every frame that held one (and the transfer's body, which carries it) overflowed the task
+/// allocator's 1,000-byte slabs, a malloc each per request in a fresh task. `FerryPipeline` `GET-serializingData`
+/// (`swift package benchmark --target FerryPipeline` in `Benchmarks/`): see the allocation row in Benchmarks/README.
+///
+/// `@unchecked Sendable`: it has one owner at a time. The task that opens the transfer makes it and passes it down
+/// the pipeline; with the head it goes into the transfer's body, which the state machine hands, under its lock, to
+/// the one task that reads the body (or drops it). Nothing reads it while another task may write it.
+final class Exchange: @unchecked Sendable {
     let startDate = Date()
     let start: ContinuousClock.Instant
     /// The prepared request, once preparing succeeded.
@@ -35,7 +44,7 @@ struct Exchange: Sendable {
     }
 
     /// Adds what a hop's context counted.
-    mutating func add(_ context: TransportContext, body: RequestBody?) {
+    func add(_ context: TransportContext, body: RequestBody?) {
         let sent = context.bytesSent
         bytesSent += sent > 0 ? sent : (body.flatMap { $0.inMemoryCount } ?? 0)
         let recorded = context.transactions
@@ -43,7 +52,7 @@ struct Exchange: Sendable {
     }
 
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
-    mutating func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
+    func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
         let error = error?.adding(request: request, response: head, body: body)
         let now = ContinuousClock.now
         let timeline = Timeline(

@@ -28,7 +28,7 @@ extension Pipeline {
     /// The wait before the next attempt, or `nil` when `error` stands. Counts the attempt when it is retried.
     func retryDelay(
         after error: FerryError, sent request: Request, chain: [any RequestInterceptor], controls: TransferControls,
-        exchange: inout Exchange
+        exchange: Exchange
     ) async throws(FerryError) -> Duration? {
         // A stop (cancellation, timeout) ends the request: nothing is retried after it.
         guard controls.signal.error == nil, !error.isCancellation, !error.isTimeout, !Task.isCancelled else {
@@ -81,7 +81,7 @@ extension Pipeline {
     /// Waits `delay` on the session's clock, holding no slot; a stop or a cancellation ends the wait at once. The
     /// idle timeout does not count the wait; the total timeout does.
     func wait(
-        _ delay: Duration, controls: TransferControls, exchange: inout Exchange
+        _ delay: Duration, controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) {
         exchange.urls.removeAll(keepingCapacity: true)
         exchange.head = nil

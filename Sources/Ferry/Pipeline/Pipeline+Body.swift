@@ -7,7 +7,7 @@ extension Pipeline {
     ///   is released unread on failure; what arrived before stays in the destination.
     func read<Destination: BodyDestination>(
         _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls,
-        exchange: inout Exchange
+        exchange: Exchange
     ) async throws(FerryError) -> Destination.Output {
         defer { exchange.bytesReceived = receiver.received }
         do {
@@ -22,14 +22,13 @@ extension Pipeline {
     }
 
     /// Reads a request's body into memory, then applies the body's validation: the outcome of a data transfer.
-    func readData(_ open: Transfer.Opened, controls: TransferControls) async -> TransferOutcome {
-        var exchange = open.exchange
+    func readData(_ open: Opened, controls: TransferControls) async -> TransferOutcome {
+        let exchange = open.exchange
         defer { exchange.close() }
-        let opened = open.opened
-        let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
+        let memory = BodyReceiver(MemoryDestination(limit: open.prepared.maximumBodySize))
         let body: Data
         do {
-            body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
+            body = try await read(open, into: memory, controls: controls, exchange: exchange)
         } catch {
             return exchange.outcome(body: memory.destination.body, error: error)
         }
@@ -38,9 +37,9 @@ extension Pipeline {
         guard open.rejection == nil else { return exchange.outcome(body: body, error: nil) }
         do throws(FerryError) {
             try open.validation.validateBody(
-                body, length: Int64(body.count), of: opened.head, for: opened.prepared.request)
+                body, length: Int64(body.count), of: open.head, for: open.prepared.request)
         } catch {
-            var outcome = exchange.outcome(body: body, error: error)
+            let outcome = exchange.outcome(body: body, error: error)
             outcome.isRejection = true
             return outcome
         }

@@ -29,27 +29,26 @@ extension Pipeline {
     /// (the error's body prefix); then applies the body's validation and places the file at its destination, or
     /// keeps the partial file for resuming, or deletes it.
     func readDownload(
-        _ open: Transfer.Opened, target: DownloadTarget, controls: TransferControls
+        _ open: Opened, target: DownloadTarget, controls: TransferControls
     ) async
         -> TransferOutcome
     {
         guard let file = open.file else { preconditionFailure("a download opens with its file") }
-        var exchange = open.exchange
+        let exchange = open.exchange
         defer { exchange.close() }
-        let opened = open.opened
         var outcome: TransferOutcome
         if open.rejection == nil {
             do {
                 try await read(
-                    opened, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: &exchange)
+                    open, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: exchange)
                 outcome = exchange.outcome(body: nil, error: controls.signal.error)
             } catch {
                 outcome = exchange.outcome(body: nil, error: error)
             }
         } else {
-            let memory = BodyReceiver(MemoryDestination(limit: opened.prepared.maximumBodySize))
+            let memory = BodyReceiver(MemoryDestination(limit: open.prepared.maximumBodySize))
             do {
-                let body = try await read(opened, into: memory, controls: controls, exchange: &exchange)
+                let body = try await read(open, into: memory, controls: controls, exchange: exchange)
                 outcome = exchange.outcome(body: body, error: open.rejection)
                 outcome.isRejection = true
             } catch {
@@ -69,7 +68,7 @@ extension Pipeline {
             return finishDownload(outcome, file: file, written: written, target: target)
         }
         do throws(FerryError) {
-            try open.validation.validateBody(Data(), length: written, of: opened.head, for: opened.prepared.request)
+            try open.validation.validateBody(Data(), length: written, of: open.head, for: open.prepared.request)
         } catch {
             outcome.error = error
             outcome.isRejection = true
@@ -82,7 +81,6 @@ extension Pipeline {
     func finishDownload(
         _ outcome: TransferOutcome, file: DownloadFile, written: Int64, target: DownloadTarget
     ) -> TransferOutcome {
-        var outcome = outcome
         guard outcome.error == nil, let request = outcome.request, let head = outcome.response else {
             outcome.resumeData =
                 outcome.isRejection ? nil : keepForResume(outcome, file: file, written: written, target: target)

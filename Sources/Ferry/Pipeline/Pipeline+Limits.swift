@@ -15,7 +15,7 @@ extension Pipeline {
     /// - Throws: The stop's reason or ``FerryError/Reason/cancelled`` when the wait was cut short.
     func admit(
         _ request: Request, to limiter: RequestLimiter, since start: ContinuousClock.Instant,
-        controls: TransferControls, exchange: inout Exchange
+        controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) {
         let host = RequestLimiter.hostKey(of: request.url)
         if exchange.slot?.host == host { return }

@@ -38,17 +38,46 @@ final class Pipeline: Sendable {
         }
     }
 
-    /// A request whose final head arrived; its body is still to be read.
-    struct Opened: Sendable {
-        var head: HTTPResponse
-        var body: ResponseBody
-        var prepared: PreparedRequest
+    /// A request whose final head arrived: what reading its body needs.
+    ///
+    /// A reference, like ``Exchange`` and for the same reason: the transfer's state machine, its actions and the
+    /// frames that hold one carry a pointer rather than some 500 bytes (Benchmarks/README, the allocation row).
+    final class Opened: Sendable {
+        let head: HTTPResponse
+        let body: ResponseBody
+        let prepared: PreparedRequest
         /// The decoded body's length as the head declares it: `nil` when it has no `Content-Length` or a
         /// `Content-Encoding` (whose length says nothing of the decoded size). Read once, when the head arrives.
-        var bodyLength: Int64?
+        let bodyLength: Int64?
         /// The task's validation's verdict on the head (status, declared content type), when it rejects it: judged
         /// once, when the head arrives.
-        var rejection: FerryError?
+        let rejection: FerryError?
+        /// What the request measured, to be completed by the body's reader.
+        let exchange: Exchange
+        /// The validation the pipeline applied (the opening task's).
+        let validation: Validation
+        /// A download's temporary file.
+        let file: DownloadFile?
+
+        init(
+            _ answer: Answer, prepared: PreparedRequest, rejection: FerryError?, exchange: Exchange,
+            validation: Validation, file: DownloadFile?
+        ) {
+            head = answer.response.head
+            body = answer.response.body
+            bodyLength = answer.bodyLength
+            self.prepared = prepared
+            self.rejection = rejection
+            self.exchange = exchange
+            self.validation = validation
+            self.file = file
+        }
+    }
+
+    /// An attempt's final head, with its unread body and the body's declared length.
+    struct Answer: Sendable {
+        var response: TransportResponse
+        var bodyLength: Int64?
     }
 
     /// Prepares `original` and runs its attempts until one is the answer: adapt → send (following redirects) →
@@ -62,10 +91,12 @@ final class Pipeline: Sendable {
     ///   - validation: The task's validation: a head it rejects is what the retriers judge.
     ///   - controls: The transfer's stop signal, progress and buffering.
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
+    ///   - file: A download's temporary file, handed on to the body's reader.
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
     func open(
-        _ original: Request, validation: Validation, controls: TransferControls, exchange: inout Exchange
+        _ original: Request, validation: Validation, controls: TransferControls, exchange: Exchange,
+        file: DownloadFile? = nil
     ) async throws(FerryError)
         -> Opened
     {
@@ -87,34 +118,37 @@ final class Pipeline: Sendable {
                 request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
                 exchange.request = request
             }
-            let opened: Opened
+            let answer: Answer
             do {
-                opened = try await send(request, prepared: prepared, controls: controls, exchange: &exchange)
+                answer = try await send(request, prepared: prepared, controls: controls, exchange: exchange)
             } catch {
                 let error = failure(error, signal: controls.signal)
                 guard !prepared.hasOneShotBody,
                     let delay = try await retryDelay(
-                        after: error, sent: request, chain: chain, controls: controls, exchange: &exchange)
+                        after: error, sent: request, chain: chain, controls: controls, exchange: exchange)
                 else { throw error }
-                try await wait(delay, controls: controls, exchange: &exchange)
+                try await wait(delay, controls: controls, exchange: exchange)
                 continue
             }
-            var judged = opened
-            judged.rejection = judge(opened.head, sent: request, by: validation)
-            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection = judged.rejection,
+            let rejection = judge(answer.response.head, sent: request, by: validation)
+            guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection,
                 let delay = try await retryDelay(
-                    after: rejection, sent: request, chain: chain, controls: controls, exchange: &exchange)
-            else { return judged }
-            await drain(opened.body)
-            try await wait(delay, controls: controls, exchange: &exchange)
+                    after: rejection, sent: request, chain: chain, controls: controls, exchange: exchange)
+            else {
+                return Opened(
+                    answer, prepared: prepared, rejection: rejection, exchange: exchange, validation: validation,
+                    file: file)
+            }
+            await drain(answer.response.body)
+            try await wait(delay, controls: controls, exchange: exchange)
         }
     }
 
     /// Sends one attempt's request, hop by hop, until a head is the final answer.
     func send(
-        _ request: Request, prepared: PreparedRequest, controls: TransferControls, exchange: inout Exchange
+        _ request: Request, prepared: PreparedRequest, controls: TransferControls, exchange: Exchange
     ) async throws
-        -> Opened
+        -> Answer
     {
         if let error = controls.signal.error { throw error }
         try Task.checkCancellation()
@@ -134,7 +168,7 @@ final class Pipeline: Sendable {
             exchange.beginHop(sent, hop: redirects, at: handOver)
             // Without limits, no wait and no call: a session without a limiter pays this one check.
             if let limiter {
-                try await admit(sent, to: limiter, since: handOver, controls: controls, exchange: &exchange)
+                try await admit(sent, to: limiter, since: handOver, controls: controls, exchange: exchange)
             }
             let response = try await configuration.transport.send(sent, context: context)
             configuration.cookieJar?.storeCookies(of: response.head, for: current.url)
@@ -144,7 +178,7 @@ final class Pipeline: Sendable {
             exchange.add(context, body: current.body)
             observers.observe(.responseHead(response.head, attempt: exchange.attempt), id: controls.id)
             guard let next = policy.nextRequest(after: response.head, to: current) else {
-                return Opened(head: response.head, body: response.body, prepared: prepared, bodyLength: bodyLength)
+                return Answer(response: response, bodyLength: bodyLength)
             }
             try await discard(response, limit: policy.limit, redirects: redirects, next: next)
             exchange.endHop()

@@ -20,17 +20,7 @@ final class Transfer: Sendable {
     }
 
     /// A request whose final head arrived: what reading its body needs.
-    struct Opened: Sendable {
-        var opened: Pipeline.Opened
-        var exchange: Exchange
-        /// The validation the pipeline applied (the opening task's).
-        var validation: Validation
-        /// A download's temporary file.
-        var file: DownloadFile?
-
-        /// That validation's verdict on the head (status, declared content type), when it rejected it.
-        var rejection: FerryError? { opened.rejection }
-    }
+    typealias Opened = Pipeline.Opened
 
     /// The final head as the pipeline judged it.
     struct JudgedHead: Sendable {
@@ -190,9 +180,9 @@ final class Transfer: Sendable {
     private func apply(_ action: Machine.CancelAction, error: FerryError) {
         switch action {
         case .none, .stop: break
-        case .drop(var opened):
+        case .drop(let opened):
             controls.signal.stop(error)
-            opened.opened.body.cancel()
+            opened.body.cancel()
             opened.exchange.close()
             finish(opened.exchange.outcome(body: nil, error: controls.signal.error ?? error), opened: opened)
         case .finished(let waiters, let outcome):
@@ -217,7 +207,7 @@ final class Transfer: Sendable {
 
     /// Sends the request and hands the body on, reading it when `keepReading` and nobody else must.
     private func open(_ pipeline: Pipeline, validation: Validation, keepReading: Bool) async {
-        var exchange = Exchange(start: pipeline.timeouts.now)
+        let exchange = Exchange(start: pipeline.timeouts.now)
         var request = request ?? Request(url: URL(fileURLWithPath: "/"))
         var file: DownloadFile?
         if case .download(_, _, _, let resume) = job {
@@ -225,9 +215,10 @@ final class Transfer: Sendable {
             request = prepared.request
             file = prepared.file
         }
-        let opened: Pipeline.Opened
+        let open: Opened
         do {
-            opened = try await pipeline.open(request, validation: validation, controls: controls, exchange: &exchange)
+            open = try await pipeline.open(
+                request, validation: validation, controls: controls, exchange: exchange, file: file)
         } catch {
             exchange.close()
             var outcome = exchange.outcome(body: nil, error: error)
@@ -237,20 +228,18 @@ final class Transfer: Sendable {
         if case .stream = job {
             exchange.timeout?.pause()
             // A stream's body goes to its consumer: the body's checks run now, on an empty body.
-            if let rejection = opened.rejection ?? Self.bodyRejection(of: opened, by: validation) {
-                opened.body.cancel()
+            if let rejection = open.rejection ?? Self.bodyRejection(of: open, by: validation) {
+                open.body.cancel()
                 exchange.close()
-                var outcome = exchange.outcome(body: nil, error: rejection)
+                let outcome = exchange.outcome(body: nil, error: rejection)
                 outcome.validation = validation
                 outcome.isRejection = true
                 return finish(outcome)
             }
-            controls.downloadProgress.update(completed: 0, total: opened.head.expectedContentLength)
+            controls.downloadProgress.update(completed: 0, total: open.head.expectedContentLength)
         }
-        let open = Opened(opened: opened, exchange: exchange, validation: validation, file: file)
         let verdict = JudgedHead(
-            response: opened.head, request: opened.prepared.request, validation: validation,
-            rejection: opened.rejection)
+            response: open.head, request: open.prepared.request, validation: validation, rejection: open.rejection)
         switch state.withLock({ $0.opened(verdict, body: open, keepReading: keepReading) }) {
         case .read(let waiters):
             for waiter in waiters { waiter.resume() }
@@ -265,7 +254,7 @@ final class Transfer: Sendable {
     }
 
     /// The body's checks of `validation` on an empty body (a stream's, whose body goes to its consumer).
-    private static func bodyRejection(of opened: Pipeline.Opened, by validation: Validation) -> FerryError? {
+    private static func bodyRejection(of opened: Opened, by validation: Validation) -> FerryError? {
         do throws(FerryError) {
             try validation.validateBody(Data(), length: 0, of: opened.head, for: opened.prepared.request)
             return nil
@@ -299,7 +288,6 @@ final class Transfer: Sendable {
 
     /// Ends the transfer with `outcome`; only the first call counts.
     func finish(_ outcome: TransferOutcome, opened: Opened? = nil) {
-        var outcome = outcome
         if let opened {
             outcome.opened = true
             outcome.validation = opened.validation
@@ -328,7 +316,7 @@ final class Transfer: Sendable {
 
     /// The next chunk of a stream's body, read in the consumer's task (the head must have arrived); `nil` at its end.
     func next() async throws(FerryError) -> Data? {
-        var opened: Opened
+        let opened: Opened
         switch state.withLock({ $0.takeBody() }) {
         case .read(let body): opened = body
         case .ended(let error):
@@ -337,7 +325,7 @@ final class Transfer: Sendable {
         }
         let chunk: Data?
         do {
-            chunk = try await nextChunk(of: &opened)
+            chunk = try await nextChunk(of: opened)
         } catch {
             finish(opened.exchange.outcome(body: nil, error: error), opened: opened)
             throw error
@@ -350,7 +338,7 @@ final class Transfer: Sendable {
         let handedBack = state.withLock { $0.returnBody(opened, stopped: controls.signal.error != nil) }
         if !handedBack {
             let error = controls.signal.error ?? FerryError(.cancelled)
-            opened.opened.body.cancel()
+            opened.body.cancel()
             opened.exchange.close()
             finish(opened.exchange.outcome(body: nil, error: error), opened: opened)
         }
@@ -358,20 +346,20 @@ final class Transfer: Sendable {
     }
 
     /// Reads one chunk, counting it; throws the stop's reason after a stop.
-    private func nextChunk(of opened: inout Opened) async throws(FerryError) -> Data? {
+    private func nextChunk(of opened: Opened) async throws(FerryError) -> Data? {
         do {
             if let error = controls.signal.error { throw error }
             opened.exchange.timeout?.noteActivity()
-            let chunk = try await opened.opened.body.next()
+            let chunk = try await opened.body.next()
             opened.exchange.timeout?.pause()
             if let chunk {
                 opened.exchange.bytesReceived += Int64(chunk.count)
                 controls.downloadProgress.update(
-                    completed: opened.exchange.bytesReceived, total: opened.opened.head.expectedContentLength)
+                    completed: opened.exchange.bytesReceived, total: opened.head.expectedContentLength)
             }
             return chunk
         } catch {
-            opened.opened.body.cancel()
+            opened.body.cancel()
             opened.exchange.close()
             throw pipeline?.failure(error, signal: controls.signal) ?? FerryError.mapping(error)
         }
@@ -379,9 +367,8 @@ final class Transfer: Sendable {
 
     /// Reads a stream's body to its end and drops it: the outcome of a stream that has no consumer.
     private func drain(_ opened: Opened) async -> TransferOutcome {
-        var opened = opened
         do {
-            while try await nextChunk(of: &opened) != nil {}
+            while try await nextChunk(of: opened) != nil {}
         } catch {
             return opened.exchange.outcome(body: nil, error: error)
         }
@@ -391,7 +378,7 @@ final class Transfer: Sendable {
 
     /// The request as it was sent once the head arrived (the session's defaults applied), else as it was made.
     var sentRequest: Request? {
-        if let body = peek(\.waitingBody) { return body.opened.prepared.request }
+        if let body = peek(\.waitingBody) { return body.prepared.request }
         return peek(\.outcome)?.request ?? request
     }
 
@@ -401,7 +388,7 @@ final class Transfer: Sendable {
     /// was stopped (or for other transports).
     var unreadByteCount: Int64? {
         let body = peek(\.waitingBody)
-        guard let call = (body?.opened.body.source as? URLSessionBody)?.call, !call.isStopped else { return nil }
+        guard let call = (body?.body.source as? URLSessionBody)?.call, !call.isStopped else { return nil }
         return call.buffer.bufferedByteCount
     }
 }

@@ -3,7 +3,14 @@ import Foundation
 /// What a finished transfer produced: the request as sent, the head, the body (in memory), the file (a download's),
 /// the error, and what was measured. The error is the transfer's, or the validation's of the task that ran it
 /// (``validation``); serialization follows in the awaiting task.
-struct TransferOutcome: Sendable {
+///
+/// A reference, like ``Exchange`` and for the same reason: the async frames that return or hold an outcome (the
+/// transfer's, the body readers', the tasks') carry a pointer rather than 354 bytes each (Benchmarks/README, the
+/// allocation row).
+///
+/// `@unchecked Sendable`: the one task that finishes the transfer fills it in, then publishes it under the state
+/// machine's lock (``Transfer/finish(_:opened:)``); nothing changes it after, and every awaiter only reads it.
+final class TransferOutcome: @unchecked Sendable {
     var request: Request?
     var response: HTTPResponse?
     var body: Data?

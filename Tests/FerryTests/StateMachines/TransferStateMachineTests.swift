@@ -10,7 +10,7 @@ struct TransferStateMachineTests {
     private static let head = "200 OK"
 
     private static func outcome(_ reason: FerryError.Reason? = nil) -> TransferOutcome {
-        var outcome = TransferOutcome.failure(FerryError(.cancelled), request: nil)
+        let outcome = TransferOutcome.failure(FerryError(.cancelled), request: nil)
         outcome.error = reason.map { FerryError($0) }
         return outcome
     }
