@@ -2,7 +2,7 @@
 ///
 /// The mode changes which directives apply: a shared cache honours `s-maxage` and `proxy-revalidate` and never keeps
 /// a `private` response or, without the origin's leave, one to a request with `Authorization`.
-enum CacheMode: Sendable, Hashable {
+public enum CacheMode: Sendable, Hashable {
     /// A cache for one user, such as an app's own: `private` responses may be kept, `s-maxage` is ignored.
     case `private`
     /// A cache whose responses may be served to more than one user, such as a proxy's or a server's cache of an

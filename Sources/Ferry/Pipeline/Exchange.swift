@@ -38,6 +38,10 @@ final class Exchange: @unchecked Sendable {
     var isHopOpen = false
     /// The slot the running request holds under the session's limits, if it has one.
     var slot: Slot?
+    /// Where the response came from, when the session's cache was consulted.
+    var cacheStatus: CacheStatus?
+    /// What the body's reader stores in the cache once the body is read, when the response may be stored.
+    var cacheWrite: Pipeline.CacheWrite?
 
     init(start: ContinuousClock.Instant) {
         self.start = start
@@ -60,7 +64,7 @@ final class Exchange: @unchecked Sendable {
             requestCompleted: now, recorded: attemptsEnded(at: now, error: error))
         let metrics = Metrics(
             bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
-            transactions: transactions, retryCount: attempt - 1)
+            transactions: transactions, retryCount: attempt - 1, cacheStatus: cacheStatus)
         return TransferOutcome(
             request: request, response: head, body: body, error: error, metrics: metrics, timeline: timeline)
     }

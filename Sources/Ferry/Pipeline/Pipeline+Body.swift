@@ -34,6 +34,11 @@ extension Pipeline {
         }
         // A deadline that passed while the last bytes came in still counts: the request took too long.
         if let error = controls.signal.error { return exchange.outcome(body: body, error: error) }
+        if let write = exchange.cacheWrite {
+            await write.cache.store(
+                open.head, body: body, for: write.request, requestTime: write.requestTime,
+                responseTime: write.responseTime)
+        }
         guard open.rejection == nil else { return exchange.outcome(body: body, error: nil) }
         do throws(FerryError) {
             try open.validation.validateBody(

@@ -92,11 +92,12 @@ final class Pipeline: Sendable {
     ///   - controls: The transfer's stop signal, progress and buffering.
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
     ///   - file: A download's temporary file, handed on to the body's reader.
+    ///   - cache: The session's cache, for a request whose body is read into memory (`Pipeline+Cache.swift`).
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
     func open(
         _ original: Request, validation: Validation, controls: TransferControls, exchange: Exchange,
-        file: DownloadFile? = nil
+        file: DownloadFile? = nil, cache: HTTPCache? = nil
     ) async throws(FerryError)
         -> Opened
     {
@@ -106,6 +107,17 @@ final class Pipeline: Sendable {
         exchange.timeout = timeouts.register(
             idle: prepared.idleTimeout, deadline: deadline, stopping: controls.signal)
         let chain = prepared.interceptors
+        var revalidating: CachedResponse?
+        if let cache, prepared.request.method == .get {
+            exchange.cacheStatus = .miss
+            switch await lookUp(prepared.request, in: cache) {
+            case .answer(let answer, let status):
+                exchange.cacheStatus = status
+                return served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file)
+            case .revalidate(let entry): revalidating = entry
+            case .send: break
+            }
+        }
         let base: Request
         do {
             base = try await spoolIfNeeded(prepared.request)
@@ -118,17 +130,44 @@ final class Pipeline: Sendable {
                 request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
                 exchange.request = request
             }
-            let answer: Answer
+            if let revalidating {
+                request.headers = ConditionalRequest.headers(for: request.headers, revalidating: revalidating.stored)
+            }
+            let requestTime = Date()
+            var answer: Answer
             do {
                 answer = try await send(request, prepared: prepared, controls: controls, exchange: exchange)
             } catch {
                 let error = failure(error, signal: controls.signal)
+                if let cache, let entry = revalidating, error.reason != .cancelled,
+                    case (let stored?, let status, _) = await revalidated(
+                        entry, by: nil, for: request, in: cache, requestTime: requestTime)
+                {
+                    exchange.cacheStatus = status
+                    return served(stored, prepared: prepared, validation: validation, exchange: exchange, file: file)
+                }
                 guard !prepared.hasOneShotBody,
                     let delay = try await retryDelay(
                         after: error, sent: request, chain: chain, controls: controls, exchange: exchange)
                 else { throw error }
                 try await wait(delay, controls: controls, exchange: exchange)
                 continue
+            }
+            if let cache {
+                if let entry = revalidating {
+                    let (stored, status, again) = await revalidated(
+                        entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime)
+                    if stored != nil || again { answer.response.body.cancel() }
+                    if let stored {
+                        exchange.cacheStatus = status
+                        exchange.head = stored.response.head
+                        answer = stored
+                    } else if again {
+                        revalidating = nil
+                        continue
+                    }
+                }
+                await noteForCache(answer, request: request, cache: cache, requestTime: requestTime, exchange: exchange)
             }
             let rejection = judge(answer.response.head, sent: request, by: validation)
             guard !chain.isEmpty, !prepared.hasOneShotBody, let rejection,

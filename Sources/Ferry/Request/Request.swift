@@ -87,6 +87,15 @@ public struct Request: Sendable {
         }
     }
 
+    /// How this request uses the session's ``HTTPCache``, when it has one (``CachePolicy/useCache`` unless set).
+    public var cachePolicy: CachePolicy {
+        get { storage.cachePolicy }
+        _modify {
+            makeUnique()
+            yield &storage.cachePolicy
+        }
+    }
+
     /// Interceptors for this request alone, run after the session's (``Session/Configuration/interceptors``).
     public var interceptors: [any RequestInterceptor] {
         get { storage.interceptors }
@@ -162,6 +171,7 @@ extension Request {
         var redirectPolicy: RedirectPolicy?
         var maximumBodySize: Int64?
         var interceptors: [any RequestInterceptor] = []
+        var cachePolicy = CachePolicy.useCache
         #if Logging
         var logger: Logger?
         #endif
@@ -180,6 +190,7 @@ extension Request {
             copy.redirectPolicy = redirectPolicy
             copy.maximumBodySize = maximumBodySize
             copy.interceptors = interceptors
+            copy.cachePolicy = cachePolicy
             #if Logging
             copy.logger = logger
             #endif

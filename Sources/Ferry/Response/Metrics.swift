@@ -15,6 +15,9 @@ public struct Metrics: Sendable {
     /// The transport's own per-transaction phases (DNS, connect, TLS, request, response), every hop included, when it
     /// reports them: URLSession on Apple platforms does, FoundationNetworking on Linux never does.
     public var transactions: [TransactionMetrics]
+    /// Where the response came from, when the session has an ``HTTPCache`` and the request could use it (a `GET`
+    /// read into memory, or an unsafe request, which invalidates); `nil` otherwise.
+    public var cacheStatus: CacheStatus?
 
     /// Creates metrics.
     /// - Parameters:
@@ -24,9 +27,10 @@ public struct Metrics: Sendable {
     ///   - urls: The URL of every hop.
     ///   - transactions: The transport's per-transaction phases.
     ///   - retryCount: Retries.
+    ///   - cacheStatus: Where the response came from, with a cache.
     public init(
         bytesSent: Int64 = 0, bytesReceived: Int64 = 0, redirectCount: Int = 0, urls: [URL] = [],
-        transactions: [TransactionMetrics] = [], retryCount: Int = 0
+        transactions: [TransactionMetrics] = [], retryCount: Int = 0, cacheStatus: CacheStatus? = nil
     ) {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
@@ -34,5 +38,6 @@ public struct Metrics: Sendable {
         self.urls = urls
         self.transactions = transactions
         self.retryCount = retryCount
+        self.cacheStatus = cacheStatus
     }
 }

@@ -31,6 +31,9 @@ extension Session {
         /// themselves. With a ``CookieJar``, every response's `Set-Cookie` fields are stored and every request and
         /// redirect hop gets the jar's cookies for its URL.
         public var cookieJar: CookieJar?
+        /// The HTTP cache (RFC 9111) that answers and stores `GET` responses read into memory: `nil`, the default,
+        /// for none, so every request goes to the server. See ``HTTPCache``.
+        public var cache: HTTPCache?
         /// Receive every request's events, each on a task of its own; none by default.
         public var eventMonitors: [any EventMonitor]
         /// How many events may wait for one slow monitor before the newest are dropped; 10,000 by default.
@@ -72,6 +75,7 @@ extension Session {
         ///   - interceptors: The session's interceptors, in order.
         ///   - eventMonitors: The session's event monitors.
         ///   - cookieJar: The cookie jar, or `nil` (the default) for none.
+        ///   - cache: The HTTP cache, or `nil` (the default) for none.
         public init(
             baseURL: URL? = nil,
             headers: HTTPHeaders = Configuration.defaultHeaders,
@@ -83,7 +87,8 @@ extension Session {
             transport: (any Transport)? = nil,
             interceptors: [any RequestInterceptor] = [],
             eventMonitors: [any EventMonitor] = [],
-            cookieJar: CookieJar? = nil
+            cookieJar: CookieJar? = nil,
+            cache: HTTPCache? = nil
         ) {
             self.baseURL = baseURL
             self.headers = headers
@@ -96,6 +101,7 @@ extension Session {
             self.interceptors = interceptors
             self.eventMonitors = eventMonitors
             self.cookieJar = cookieJar
+            self.cache = cache
         }
 
         /// `User-Agent: Ferry/<version>`, `Accept-Encoding: gzip, deflate` and an `Accept-Language` made from the

@@ -210,6 +210,8 @@ final class Transfer: Sendable {
         let exchange = Exchange(start: pipeline.timeouts.now)
         var request = request ?? Request(url: URL(fileURLWithPath: "/"))
         var file: DownloadFile?
+        var cache: HTTPCache?
+        if case .data = job { cache = pipeline.configuration.cache }
         if case .download(_, _, _, let resume) = job {
             let prepared = Pipeline.prepareDownload(request, resuming: resume)
             request = prepared.request
@@ -218,7 +220,7 @@ final class Transfer: Sendable {
         let open: Opened
         do {
             open = try await pipeline.open(
-                request, validation: validation, controls: controls, exchange: exchange, file: file)
+                request, validation: validation, controls: controls, exchange: exchange, file: file, cache: cache)
         } catch {
             exchange.close()
             var outcome = exchange.outcome(body: nil, error: error)

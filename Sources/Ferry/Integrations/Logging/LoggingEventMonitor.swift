@@ -72,6 +72,7 @@ public struct LoggingEventMonitor: EventMonitor {
             metadata["url.full"] = "\(LogText.url(request.url))"
         }
         if let status = completion.response?.statusCode { metadata["http.response.status_code"] = "\(status)" }
+        if let cache = completion.metrics.cacheStatus { metadata["ferry.cache"] = "\(cache)" }
         return metadata
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where an ``HTTPCache`` keeps its responses: ``MemoryCacheStorage``, or a store of your own.
+///
+/// The cache files responses under a key, the request method and its normalised URI (`GET https://example.com/a`);
+/// several responses may share a key when the server varies them (`Vary`). The cache decides what to keep, what may
+/// answer and when to drop; a storage only keeps what it is given. It may forget any entry at any time (to stay
+/// within its budget, after a crash): a missing entry is a miss, never an error.
+public protocol CacheStorage: Sendable {
+    /// The responses stored under `key`, in any order; none when there are none.
+    /// - Parameter key: The primary key, such as `GET https://example.com/a`.
+    func entries(for key: String) async -> [CachedResponse]
+
+    /// Replaces the responses stored under `key` with `entries` (none removes the key).
+    /// - Parameters:
+    ///   - entries: The responses to keep.
+    ///   - key: The primary key.
+    func setEntries(_ entries: [CachedResponse], for key: String) async
+
+    /// Removes every stored response.
+    func removeAll() async
+}
+
+/// A stored response: the head, the body and what the cache needs to judge its age and whether it matches a new
+/// request.
+public struct CachedResponse: Sendable, Hashable {
+    /// The header fields of the request that got it, for matching its `Vary` (RFC 9111 §4.1).
+    public var requestHeaders: HTTPHeaders
+    /// The response head as received (the final one).
+    public var response: HTTPResponse
+    /// The body, decoded.
+    public var body: Data
+    /// When the request that got it was sent (RFC 9111 §4.2.3's `request_time`).
+    public var requestTime: Date
+    /// When the response was received (`response_time`).
+    public var responseTime: Date
+
+    /// Creates a stored response.
+    /// - Parameters:
+    ///   - requestHeaders: The header fields of the request that got it.
+    ///   - response: The response head.
+    ///   - body: The body.
+    ///   - requestTime: When the request was sent.
+    ///   - responseTime: When the response was received.
+    public init(
+        requestHeaders: HTTPHeaders, response: HTTPResponse, body: Data, requestTime: Date, responseTime: Date
+    ) {
+        self.requestHeaders = requestHeaders
+        self.response = response
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+    }
+
+    /// The bytes it occupies, roughly: its body and header fields.
+    var cost: Int {
+        body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            + requestHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// The head alone, as the cache's rules read it.
+    var stored: StoredResponse {
+        StoredResponse(
+            requestHeaders: requestHeaders, response: response, requestTime: requestTime, responseTime: responseTime)
+    }
+}

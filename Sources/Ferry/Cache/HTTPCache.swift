@@ -1,0 +1,86 @@
+import Foundation
+
+/// An HTTP cache as RFC 9111 describes it, the same on every transport: set ``Session/Configuration/cache`` to use
+/// one.
+///
+/// Off by default. With a cache, a `GET` whose body is read into memory (``DataTask``) is answered from the cache
+/// when a stored response may answer it, revalidated with the server (`If-None-Match`, `If-Modified-Since`) when it
+/// must be, and stored when the response may be. A successful `POST`, `PUT`, `PATCH` or `DELETE` drops what is stored
+/// for its target and its `Location` and `Content-Location` (§4.4). Downloads and streams go to the server without
+/// the cache. ``Metrics/cacheStatus`` says where each response came from; ``Request/cachePolicy`` changes how one
+/// request uses the cache.
+///
+/// Where the RFC leaves a choice, what Ferry chose is written in `docs/cache-decisions.md`.
+public final class HTTPCache: Sendable {
+    /// Whose responses it keeps: an app's (``CacheMode/private``) or many users' (``CacheMode/shared``).
+    public let mode: CacheMode
+    /// Where it keeps them.
+    public let storage: any CacheStorage
+
+    /// Creates a cache.
+    /// - Parameters:
+    ///   - mode: ``CacheMode/private`` for an app's own cache (the default); ``CacheMode/shared`` for a server's
+    ///     cache of an upstream that answers many users (it honours `s-maxage` and never keeps `private` responses).
+    ///   - storage: Where responses are kept: 10 MiB in memory unless given.
+    public init(mode: CacheMode = .private, storage: any CacheStorage = MemoryCacheStorage()) {
+        self.mode = mode
+        self.storage = storage
+    }
+
+    /// Removes every stored response.
+    public func removeAll() async {
+        await storage.removeAll()
+    }
+
+    // MARK: What the pipeline asks
+
+    /// The stored responses for `request`'s key and the decision on them.
+    func lookUp(_ request: Request, policy: CachePolicy, now: Date) async -> (CacheLookup, [CachedResponse]) {
+        guard let key = CacheKey(method: .get, url: request.url), request.method == .get else { return (.miss, []) }
+        var judged = request
+        switch policy {
+        case .useCache, .doNotStore, .reload: break
+        case .revalidate: judged.headers.add(name: "Cache-Control", value: "no-cache")
+        case .onlyIfCached: judged.headers.add(name: "Cache-Control", value: "only-if-cached")
+        }
+        let entries = policy == .reload ? [] : await storage.entries(for: key.description)
+        let decision = CacheLookup.decide(
+            request: judged, candidates: entries.map(\.stored), mode: mode, now: now)
+        return (decision, entries)
+    }
+
+    /// Stores `response` (with `body`), the answer to `request`, when RFC 9111 §3 allows it, in place of the
+    /// stored responses it replaces (the same `Vary` variant).
+    func store(
+        _ response: HTTPResponse, body: Data, for request: Request, requestTime: Date, responseTime: Date
+    ) async {
+        guard case .storable = Storability.decide(request: request, response: response, mode: mode),
+            let key = CacheKey(method: request.method, url: request.url)
+        else { return }
+        let entry = CachedResponse(
+            requestHeaders: request.headers, response: response, body: body, requestTime: requestTime,
+            responseTime: responseTime)
+        let kept = await storage.entries(for: key.description).filter {
+            !VaryKey.matches(entry.stored, requestHeaders: $0.requestHeaders)
+        }
+        await storage.setEntries(kept + [entry], for: key.description)
+    }
+
+    /// Replaces the stored response that `freshened` was made from (same head but for the header fields and times).
+    func replace(_ original: CachedResponse, with freshened: StoredResponse, for request: Request) async {
+        guard let key = CacheKey(method: .get, url: request.url) else { return }
+        var updated = original
+        updated.response = freshened.response
+        updated.requestTime = freshened.requestTime
+        updated.responseTime = freshened.responseTime
+        let others = await storage.entries(for: key.description).filter { $0 != original }
+        await storage.setEntries(others + [updated], for: key.description)
+    }
+
+    /// Drops what an unsafe request's non-error `response` invalidates (§4.4).
+    func invalidate(after request: Request, response: HTTPResponse) async {
+        for uri in CacheInvalidation.invalidatedURIs(method: request.method, url: request.url, response: response) {
+            await storage.setEntries([], for: "GET \(uri)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The pipeline's cache steps (RFC 9111), for a `GET` read into memory when the session has an ``HTTPCache``: look
+/// up before sending, revalidate with a conditional request, store after the body is read (`readData`), invalidate
+/// after an unsafe request.
+extension Pipeline {
+    /// What the lookup decided before anything is sent.
+    enum CacheStep {
+        /// A stored response (or the cache's 504) answers: nothing is sent.
+        case answer(Answer, CacheStatus)
+        /// Send a conditional request for this stored response.
+        case revalidate(CachedResponse)
+        /// Send the request as it is.
+        case send
+    }
+
+    /// What the body's reader stores once the body is read.
+    struct CacheWrite: Sendable {
+        let cache: HTTPCache
+        let request: Request
+        let requestTime: Date
+        let responseTime: Date
+    }
+
+    /// Looks `request` up in `cache`.
+    func lookUp(_ request: Request, in cache: HTTPCache) async -> CacheStep {
+        let (decision, entries) = await cache.lookUp(request, policy: request.cachePolicy, now: Date())
+        func entry(_ stored: StoredResponse) -> CachedResponse? { entries.first { $0.stored == stored } }
+        switch decision {
+        case .fresh(let stored, let age):
+            guard let entry = entry(stored) else { return .send }
+            return .answer(Self.answer(entry, head: stored.response, age: age), .hit)
+        case .stale(let stored, let age, _):
+            // `stale-while-revalidate`'s background revalidation is not made: the next request past the window
+            // revalidates (docs/cache-decisions.md).
+            guard let entry = entry(stored) else { return .send }
+            return .answer(Self.answer(entry, head: stored.response, age: age), .staleHit)
+        case .revalidate(let stored, _, _):
+            guard let entry = entry(stored) else { return .send }
+            return .revalidate(entry)
+        case .gatewayTimeout:
+            let head = HTTPResponse(statusCode: 504, headers: ["Content-Length": "0"], url: request.url)
+            return .answer(Answer(response: TransportResponse(head: head, body: .empty), bodyLength: 0), .unsatisfiable)
+        case .miss:
+            return .send
+        }
+    }
+
+    /// What to do with the answer to a conditional request (or its failure, `head` `nil`).
+    /// - Returns: The answer to use instead of the server's, or `nil` to use the server's (`repeat` says whether
+    ///   the request must be sent again without the cache's validators).
+    func revalidated(
+        _ entry: CachedResponse, by head: HTTPResponse?, for request: Request, in cache: HTTPCache, requestTime: Date
+    ) async -> (answer: Answer?, status: CacheStatus, repeat: Bool) {
+        let now = Date()
+        switch RevalidationOutcome.decide(
+            response: head, revalidating: entry.stored, request: request, mode: cache.mode, requestTime: requestTime,
+            now: now)
+        {
+        case .useStored(let freshened):
+            await cache.replace(entry, with: freshened, for: request)
+            return (Self.answer(entry, head: freshened.response, age: nil), .revalidated, false)
+        case .useStoredOnError:
+            let age = entry.stored.age(now: now).headerValue
+            return (Self.answer(entry, head: entry.response, age: age), .staleHit, false)
+        case .repeatUnconditionally:
+            return (nil, .miss, true)
+        case .useResponse, .fail:
+            return (nil, .miss, false)
+        }
+    }
+
+    /// The opened request for an answer the cache made: judged by the task's validation like any other head.
+    func served(
+        _ answer: Answer, prepared: PreparedRequest, validation: Validation, exchange: Exchange, file: DownloadFile?
+    ) -> Opened {
+        let head = answer.response.head
+        exchange.head = head
+        exchange.firstResponseByte = exchange.firstResponseByte ?? .now
+        return Opened(
+            answer, prepared: prepared, rejection: judge(head, sent: prepared.request, by: validation),
+            exchange: exchange, validation: validation, file: file)
+    }
+
+    /// After the server's answer to `request`: invalidates what an unsafe request changed, and notes a `GET`'s
+    /// response for storing once its body is read (not after a redirect: it would be filed under the first URL).
+    func noteForCache(
+        _ answer: Answer, request: Request, cache: HTTPCache, requestTime: Date, exchange: Exchange
+    ) async {
+        let head = answer.response.head
+        guard request.method == .get else {
+            exchange.cacheStatus = nil
+            await cache.invalidate(after: request, response: head)
+            return
+        }
+        guard exchange.cacheStatus == .miss, request.cachePolicy != .doNotStore, exchange.urls.count <= 1 else {
+            return
+        }
+        exchange.cacheWrite = CacheWrite(cache: cache, request: request, requestTime: requestTime, responseTime: Date())
+    }
+
+    /// A stored response as an answer: its head (with `Age` when given) and its body in memory.
+    private static func answer(_ entry: CachedResponse, head: HTTPResponse, age: String?) -> Answer {
+        var head = head
+        if let age { head.headers.update(name: "Age", value: age) }
+        return Answer(
+            response: TransportResponse(head: head, body: .chunks([entry.body])), bodyLength: Int64(entry.body.count))
+    }
+}

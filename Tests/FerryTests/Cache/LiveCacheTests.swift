@@ -1,0 +1,318 @@
+import Ferry
+import FerryLocking
+import FerryTestServer
+import Foundation
+import Testing
+
+/// A route that counts what reaches the server and answers with `headers`, a body naming the request's number, and
+/// `304 Not Modified` to a request whose `If-None-Match` names `etag` (when there is one).
+private final class CountingRoute: Sendable {
+    private let state = Locked((count: 0, conditional: 0))
+    let headers: [(name: String, value: String)]
+    let etag: String?
+    let status: Int
+
+    init(headers: [(name: String, value: String)], etag: String? = nil, status: Int = 200) {
+        self.headers = headers
+        self.etag = etag
+        self.status = status
+    }
+
+    var count: Int { state.withLock { $0.count } }
+    var conditionalCount: Int { state.withLock { $0.conditional } }
+
+    var handler: TestServer.Handler {
+        { [self] request in
+            let isConditional = request.header("If-None-Match") != nil
+            let number = state.withLock { state in
+                state.count += 1
+                if isConditional { state.conditional += 1 }
+                return state.count
+            }
+            let validators = etag.map { [(name: "ETag", value: $0)] } ?? []
+            if let etag, request.header("If-None-Match") == etag {
+                return TestResponse(status: 304, headers: headers + validators)
+            }
+            return TestResponse(status: status, headers: headers + validators, body: .text("answer \(number)"))
+        }
+    }
+}
+
+extension DataResponse where Value == Data {
+    /// The body as text.
+    fileprivate var text: String? { data.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+@Suite("The HTTP cache against the test server, on both transports", .timeLimit(.minutes(1)))
+struct LiveCacheTests {
+    private static func live(
+        _ transport: TransportKind, route: CountingRoute, cache: HTTPCache = HTTPCache()
+    ) throws -> LiveServer {
+        let live = try LiveServer(transport: transport) { $0.cache = cache }
+        live.server.setRoute("/counted", route.handler)
+        return live
+    }
+
+    @Test(arguments: TransportKind.allCases) func aFreshResponseAnswersWithoutTheServer(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try Self.live(transport, route: route)
+
+        let first = await live.session.get("counted").response
+        let second = await live.session.get("counted").response
+
+        #expect(first.text == "answer 1")
+        #expect(first.metrics.cacheStatus == .miss)
+        #expect(second.text == "answer 1", "the stored body")
+        #expect(second.metrics.cacheStatus == .hit)
+        #expect(second.statusCode == 200)
+        #expect(second.response?.headers["Age"] != nil, "a hit says how old it is (RFC 9111 §5.1)")
+        #expect(route.count == 1, "the second request never reached the server")
+    }
+
+    @Test(arguments: TransportKind.allCases) func aStaleResponseIsRevalidatedWithItsETag(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=0"), ("X-Version", "1")], etag: "\"v1\"")
+        let live = try Self.live(transport, route: route)
+
+        let first = await live.session.get("counted").response
+        let second = await live.session.get("counted").response
+
+        #expect(first.text == "answer 1")
+        #expect(second.text == "answer 1", "the 304 confirmed the stored body")
+        #expect(second.statusCode == 200, "the stored status, not the 304's")
+        #expect(second.metrics.cacheStatus == .revalidated)
+        #expect(second.response?.headers["ETag"] == "\"v1\"")
+        #expect(route.count == 2)
+        #expect(route.conditionalCount == 1, "the second request carried If-None-Match")
+    }
+
+    @Test(arguments: TransportKind.allCases) func aChangedResourceReplacesTheStoredOne(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=0")], etag: "\"other\"")
+        let live = try Self.live(transport, route: route)
+        // The server's tag never matches what the client holds once it changes: serve a first version, then
+        // replace the route so that the second answer is a new 200.
+        _ = await live.session.get("counted").response
+        let changed = CountingRoute(headers: [("Cache-Control", "max-age=600")], etag: "\"new\"")
+        live.server.setRoute("/counted", changed.handler)
+
+        let second = await live.session.get("counted").response
+        let third = await live.session.get("counted").response
+
+        #expect(second.text == "answer 1", "the new route's first answer")
+        #expect(second.metrics.cacheStatus == .miss)
+        #expect(third.text == "answer 1")
+        #expect(third.metrics.cacheStatus == .hit, "the new response was stored in place of the old")
+        #expect(changed.count == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases) func noStoreIsNeverStored(transport: TransportKind) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "no-store, max-age=600")])
+        let live = try Self.live(transport, route: route)
+
+        let first = await live.session.get("counted").response
+        let second = await live.session.get("counted").response
+
+        #expect(first.text == "answer 1")
+        #expect(second.text == "answer 2")
+        #expect(second.metrics.cacheStatus == .miss)
+        #expect(route.count == 2)
+    }
+
+    @Test(arguments: TransportKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try Self.live(transport, route: route)
+        var request = Request(url: live.server.url("/counted"))
+        request.cachePolicy = .onlyIfCached
+
+        let response = await live.session.request(request).unvalidated().response
+
+        #expect(response.statusCode == 504)
+        #expect(response.metrics.cacheStatus == .unsatisfiable)
+        #expect(route.count == 0)
+
+        _ = await live.session.get("counted").response
+        let stored = await live.session.request(request).response
+        #expect(stored.text == "answer 1", "once stored, only-if-cached is answered")
+        #expect(stored.metrics.cacheStatus == .hit)
+        #expect(route.count == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try Self.live(transport, route: route)
+        _ = await live.session.get("counted").response
+        var request = Request(url: live.server.url("/counted"))
+        request.cachePolicy = .reload
+
+        let reloaded = await live.session.request(request).response
+        let after = await live.session.get("counted").response
+
+        #expect(reloaded.text == "answer 2")
+        #expect(reloaded.metrics.cacheStatus == .miss)
+        #expect(after.text == "answer 2", "the reloaded response replaced the stored one")
+        #expect(after.metrics.cacheStatus == .hit)
+        #expect(route.count == 2)
+    }
+
+    @Test(arguments: TransportKind.allCases) func aSuccessfulPostDropsTheStoredResponse(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try Self.live(transport, route: route)
+        _ = await live.session.get("counted").response
+
+        let post = await live.session.post("counted", body: .text("change")).response
+        let after = await live.session.get("counted").response
+
+        #expect(post.statusCode == 200)
+        #expect(post.metrics.cacheStatus == nil, "an unsafe request is never answered from the cache")
+        #expect(after.text == "answer 3", "the POST invalidated the stored GET (RFC 9111 §4.4)")
+        #expect(after.metrics.cacheStatus == .miss)
+    }
+
+    @Test(arguments: TransportKind.allCases) func varyKeepsOneResponsePerVariant(
+        transport: TransportKind
+    ) async throws {
+        let count = Locked(0)
+        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        live.server.setRoute("/vary") { request in
+            count.withLock { $0 += 1 }
+            let language = request.header("Accept-Language") ?? "none"
+            return TestResponse(
+                headers: [("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")], body: .text(language))
+        }
+        func get(_ language: String) async -> DataResponse<Data> {
+            await live.session.get("vary", headers: ["Accept-Language": language]).response
+        }
+
+        let french = await get("fr")
+        let german = await get("de")
+        let frenchAgain = await get("fr")
+        let germanAgain = await get("de")
+
+        #expect(french.text == "fr" && german.text == "de")
+        #expect(german.metrics.cacheStatus == .miss, "another variant is not a hit")
+        #expect(frenchAgain.text == "fr" && frenchAgain.metrics.cacheStatus == .hit)
+        #expect(germanAgain.text == "de" && germanAgain.metrics.cacheStatus == .hit)
+        #expect(count.withLock { $0 } == 2)
+    }
+
+    @Test(arguments: TransportKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
+        transport: TransportKind
+    ) async throws {
+        let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
+        let conditional = Locked(0)
+        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        live.server.setRoute("/dated") { request in
+            let headers = [(name: "Cache-Control", value: "no-cache"), (name: "Last-Modified", value: lastModified)]
+            if request.header("If-Modified-Since") == lastModified {
+                conditional.withLock { $0 += 1 }
+                return TestResponse(status: 304, headers: headers)
+            }
+            return TestResponse(headers: headers, body: .text("dated"))
+        }
+
+        _ = await live.session.get("dated").response
+        let second = await live.session.get("dated").response
+
+        #expect(second.text == "dated")
+        #expect(second.metrics.cacheStatus == .revalidated, "no-cache: always revalidated, never served as it is")
+        #expect(conditional.withLock { $0 } == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=600")])
+        let live = try Self.live(transport, route: route)
+        _ = await live.session.get("counted").response
+        let failing = CountingRoute(headers: [], status: 503)
+        live.server.setRoute("/counted", failing.handler)
+
+        let second = await live.session.get("counted").response
+
+        #expect(second.statusCode == 200, "the stored response stands in for the 503 (RFC 5861 §4)")
+        #expect(second.text == "answer 1")
+        #expect(second.metrics.cacheStatus == .staleHit)
+        #expect(failing.count == 1, "the server was asked first")
+    }
+
+    @Test(arguments: TransportKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=0")])
+        let live = try Self.live(transport, route: route)
+        _ = await live.session.get("counted").response
+        live.server.setRoute("/counted", CountingRoute(headers: [], status: 503).handler)
+
+        let second = await live.session.get("counted").response
+
+        #expect(second.statusCode == 503)
+        #expect(second.metrics.cacheStatus == .miss)
+    }
+
+    @Test(arguments: TransportKind.allCases) func withoutACacheEveryRequestGoesToTheServer(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try LiveServer(transport: transport)
+        live.server.setRoute("/counted", route.handler)
+
+        let first = await live.session.get("counted").response
+        let second = await live.session.get("counted").response
+
+        #expect(second.text == "answer 2")
+        #expect(first.metrics.cacheStatus == nil && second.metrics.cacheStatus == nil)
+        #expect(route.count == 2)
+    }
+}
+
+@Suite("MemoryCacheStorage")
+struct MemoryCacheStorageTests {
+    private static func entry(_ size: Int) -> CachedResponse {
+        CachedResponse(
+            requestHeaders: [:], response: HTTPResponse(statusCode: 200, url: URL(string: "http://localhost/")!),
+            body: Data(count: size), requestTime: Date(), responseTime: Date())
+    }
+
+    @Test func theLeastRecentlyUsedKeyGoesFirstWhenTheBudgetIsFull() async {
+        let storage = MemoryCacheStorage(byteLimit: 2_500)
+        await storage.setEntries([Self.entry(1_000)], for: "a")
+        await storage.setEntries([Self.entry(1_000)], for: "b")
+        _ = await storage.entries(for: "a")  // a is now more recent than b
+        await storage.setEntries([Self.entry(1_000)], for: "c")
+
+        #expect(await storage.entries(for: "a").count == 1)
+        #expect(await storage.entries(for: "b").isEmpty, "the least recently used was evicted")
+        #expect(await storage.entries(for: "c").count == 1)
+        #expect(storage.currentByteCount <= 2_500)
+    }
+
+    @Test func aResponseLargerThanTheBudgetIsNotKept() async {
+        let storage = MemoryCacheStorage(byteLimit: 100)
+        await storage.setEntries([Self.entry(1_000)], for: "a")
+        #expect(await storage.entries(for: "a").isEmpty)
+        #expect(storage.currentByteCount == 0)
+    }
+
+    @Test func replacingAKeyFreesWhatItHeld() async {
+        let storage = MemoryCacheStorage(byteLimit: 10_000)
+        await storage.setEntries([Self.entry(4_000)], for: "a")
+        await storage.setEntries([Self.entry(1_000)], for: "a")
+        #expect(storage.currentByteCount < 2_000)
+        await storage.setEntries([], for: "a")
+        #expect(storage.currentByteCount == 0)
+        await storage.setEntries([Self.entry(10)], for: "b")
+        await storage.removeAll()
+        #expect(storage.currentByteCount == 0)
+    }
+}
