@@ -163,7 +163,11 @@ final class Pipeline: Sendable {
                         exchange.head = stored.response.head
                         answer = stored
                     } else if again {
+                        // Sent again without validators, as the same attempt: its first hop starts the URLs over.
                         revalidating = nil
+                        exchange.urls.removeAll(keepingCapacity: true)
+                        exchange.head = nil
+                        exchange.endHop()
                         continue
                     }
                 }

@@ -260,6 +260,37 @@ struct LiveCacheTests {
         #expect(second.metrics.cacheStatus == .miss)
     }
 
+    @Test(arguments: TransportKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
+        transport: TransportKind
+    ) async throws {
+        let seen = Locked([String?]())
+        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        live.server.setRoute("/moved-on") { request in
+            let number = seen.withLock { seen in
+                seen.append(request.header("If-None-Match"))
+                return seen.count
+            }
+            let headers = [(name: "Cache-Control", value: "max-age=0")]
+            switch number {
+            case 1: return TestResponse(headers: headers + [("ETag", "\"v1\"")], body: .text("old"))
+            case 2: return TestResponse(status: 304, headers: headers + [("ETag", "\"v2\"")])
+            default: return TestResponse(headers: headers + [("ETag", "\"v2\"")], body: .text("new"))
+            }
+        }
+
+        _ = await live.session.get("moved-on").response
+        let second = await live.session.get("moved-on").response
+        _ = await live.session.get("moved-on").response
+
+        #expect(second.text == "new", "a 304 naming another tag cannot answer for the stored response (§4.3.4)")
+        #expect(second.statusCode == 200)
+        #expect(second.metrics.cacheStatus == .miss)
+        #expect(second.metrics.urls.count == 1)
+        #expect(
+            seen.withLock { $0 } == [nil, "\"v1\"", nil, "\"v2\""],
+            "sent again without validators, and the new version stored in place of the old")
+    }
+
     @Test(arguments: TransportKind.allCases) func withoutACacheEveryRequestGoesToTheServer(
         transport: TransportKind
     ) async throws {
