@@ -539,6 +539,12 @@ http {
             return 404;
         }
 
+        # small.json, fresh for an hour: what an HTTP cache may answer without asking again (cached-sequential)
+        location = /cacheable.json {
+            add_header Cache-Control "max-age=3600";
+            try_files /small.json =404;
+        }
+
         # request bodies stream through to the upload sink, which reads and counts them
         location ~ ^/(echo-upload|upload)(/.*)?\$ {
             client_max_body_size 1g;

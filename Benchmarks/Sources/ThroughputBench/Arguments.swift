@@ -11,6 +11,10 @@ enum ClientKind: String, CaseIterable {
     case rawAsyncHTTPClient = "raw-ahc"
     case ferryURLSession = "ferry-urlsession"
     case ferryAsyncHTTPClient = "ferry-ahc"
+    /// Ferry on URLSession with an `HTTPCache` in memory.
+    case ferryURLSessionCache = "ferry-urlsession-cache"
+    /// Ferry on AsyncHTTPClient with an `HTTPCache` in memory.
+    case ferryAsyncHTTPClientCache = "ferry-ahc-cache"
     /// AsyncHTTPClient's delegate API, small-request workloads only (see `RawAsyncHTTPClient.API`).
     case rawAsyncHTTPClientDelegate = "raw-ahc-delegate"
     /// AsyncHTTPClient's async API with the head awaited in a child task, small-request workloads only.

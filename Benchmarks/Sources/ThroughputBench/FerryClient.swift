@@ -5,8 +5,8 @@ import Foundation
 struct FerryClient: HTTPBenchClient {
     let session: Session
 
-    init(transport: any Transport) {
-        session = Session(configuration: .init(transport: transport))
+    init(transport: any Transport, cache: HTTPCache? = nil) {
+        session = Session(configuration: .init(transport: transport, cache: cache))
     }
 
     func data(from url: URL) async throws -> Int {

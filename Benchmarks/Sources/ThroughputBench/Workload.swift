@@ -14,11 +14,14 @@ enum Workload: String, CaseIterable {
     case downloadMemory = "download-memory"
     /// `count` POSTs of a file to the upload sink.
     case upload
+    /// `count` GETs of a small JSON body that may be cached for an hour, one after another: with a cache, every one
+    /// after the first is a fresh hit.
+    case cachedSequential = "cached-sequential"
 
     /// Requests per second for request-bound workloads, MB/s (10^6 bytes) for transfers.
     var unit: String {
         switch self {
-        case .smallSequential, .smallConcurrent, .decode: "req/s"
+        case .smallSequential, .smallConcurrent, .decode, .cachedSequential: "req/s"
         case .downloadDisk, .downloadMemory, .upload: "MB/s"
         }
     }
@@ -67,7 +70,7 @@ extension Workload {
             tally.bytes += bytes
         }
         switch self {
-        case .smallSequential:
+        case .smallSequential, .cachedSequential:
             for _ in 0..<options.count {
                 try check(Int64(try await client.data(from: options.url)))
             }

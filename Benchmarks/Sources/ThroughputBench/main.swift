@@ -24,6 +24,8 @@ do {
         case .rawAsyncHTTPClient: RawAsyncHTTPClient(headers: headers)
         case .ferryURLSession: FerryClient(transport: URLSessionTransport())
         case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
+        case .ferryURLSessionCache: FerryClient(transport: URLSessionTransport(), cache: HTTPCache())
+        case .ferryAsyncHTTPClientCache: FerryClient(transport: AsyncHTTPClientTransport(), cache: HTTPCache())
         case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
         case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
         case .alamofire, .get: try peerClient(arguments.client, headers: headers.map { ($0.name, $0.value) })

@@ -28,7 +28,7 @@ struct CacheControlDirective: Sendable, Hashable {
             guard index < characters.count else { break }
             let nameStart = index
             while index < characters.count, characters[index] != "=", characters[index] != "," { index += 1 }
-            let name = String(characters[nameStart..<index]).trimmingCharacters(in: .whitespaces).lowercased()
+            let name = String(characters[nameStart..<index]).trimmingOWS.lowercased()
             var argument: String?
             if index < characters.count, characters[index] == "=" {
                 index += 1
@@ -47,7 +47,7 @@ struct CacheControlDirective: Sendable, Hashable {
                 } else {
                     let start = index
                     while index < characters.count, characters[index] != "," { index += 1 }
-                    argument = String(characters[start..<index]).trimmingCharacters(in: .whitespaces)
+                    argument = String(characters[start..<index]).trimmingOWS
                 }
             }
             if !name.isEmpty { directives.append(CacheControlDirective(name: name, argument: argument)) }

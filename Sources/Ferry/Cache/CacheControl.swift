@@ -155,7 +155,7 @@ struct CacheControl: Sendable, Hashable {
     private static func fieldNames(in argument: String?) -> [String] {
         guard let argument else { return [] }
         return argument.split(separator: ",").compactMap {
-            let name = $0.trimmingCharacters(in: .whitespaces).lowercased()
+            let name = $0.trimmingOWS.lowercased()
             return name.isEmpty ? nil : name
         }
     }

@@ -20,7 +20,7 @@ enum CacheInvalidation {
         else { return [] }
         var uris = [target]
         for name in ["Location", "Content-Location"] {
-            guard let value = response.headers[name]?.trimmingCharacters(in: .whitespaces),
+            guard let value = response.headers[name]?.trimmingOWS,
                 let resolved = URL(string: value, relativeTo: url)?.absoluteURL,
                 CacheKey.sameOrigin(resolved, url),
                 let uri = CacheKey.normalisedURI(resolved), !uris.contains(uri)

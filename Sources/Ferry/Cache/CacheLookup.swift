@@ -69,11 +69,13 @@ enum CacheLookup: Sendable, Hashable {
         let lifetime = stored.freshnessLifetime(mode: mode).seconds
         let age = stored.age(now: now)
         let isFresh = lifetime > age.currentAge
-        let revalidate = CacheLookup.revalidate(
-            stored, headers: ConditionalRequest.headers(for: request.headers, revalidating: stored),
-            usableOnError: StaleIfError.allowsServing(
-                stored, requestDirectives: requestDirectives, mode: mode, now: now)
-        )
+        // Made only when the answer is to revalidate: a fresh hit needs neither the validators nor stale-if-error.
+        var revalidate: CacheLookup {
+            .revalidate(
+                stored, headers: ConditionalRequest.headers(for: request.headers, revalidating: stored),
+                usableOnError: StaleIfError.allowsServing(
+                    stored, requestDirectives: requestDirectives, mode: mode, now: now))
+        }
 
         // §5.2.2.4: a response no-cache (qualified or not) is never reused without validation.
         if directives.noCache { return revalidate }

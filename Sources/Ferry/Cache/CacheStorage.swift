@@ -24,16 +24,31 @@ public protocol CacheStorage: Sendable {
 /// A stored response: the head, the body and what the cache needs to judge its age and whether it matches a new
 /// request.
 public struct CachedResponse: Sendable, Hashable {
-    /// The header fields of the request that got it, for matching its `Vary` (RFC 9111 §4.1).
-    public var requestHeaders: HTTPHeaders
-    /// The response head as received (the final one).
-    public var response: HTTPResponse
+    /// The head and what the cache's rules read from it, read once (``StoredResponse``).
+    var stored: StoredResponse
     /// The body, decoded.
     public var body: Data
+
+    /// The header fields of the request that got it, for matching its `Vary` (RFC 9111 §4.1).
+    public var requestHeaders: HTTPHeaders {
+        get { stored.requestHeaders }
+        set { stored.requestHeaders = newValue }
+    }
+    /// The response head as received (the final one).
+    public var response: HTTPResponse {
+        get { stored.response }
+        set { stored.response = newValue }
+    }
     /// When the request that got it was sent (RFC 9111 §4.2.3's `request_time`).
-    public var requestTime: Date
+    public var requestTime: Date {
+        get { stored.requestTime }
+        set { stored.requestTime = newValue }
+    }
     /// When the response was received (`response_time`).
-    public var responseTime: Date
+    public var responseTime: Date {
+        get { stored.responseTime }
+        set { stored.responseTime = newValue }
+    }
 
     /// Creates a stored response.
     /// - Parameters:
@@ -45,22 +60,14 @@ public struct CachedResponse: Sendable, Hashable {
     public init(
         requestHeaders: HTTPHeaders, response: HTTPResponse, body: Data, requestTime: Date, responseTime: Date
     ) {
-        self.requestHeaders = requestHeaders
-        self.response = response
+        stored = StoredResponse(
+            requestHeaders: requestHeaders, response: response, requestTime: requestTime, responseTime: responseTime)
         self.body = body
-        self.requestTime = requestTime
-        self.responseTime = responseTime
     }
 
     /// The bytes it occupies, roughly: its body and header fields.
     var cost: Int {
         body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             + requestHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-    }
-
-    /// The head alone, as the cache's rules read it.
-    var stored: StoredResponse {
-        StoredResponse(
-            requestHeaders: requestHeaders, response: response, requestTime: requestTime, responseTime: responseTime)
     }
 }

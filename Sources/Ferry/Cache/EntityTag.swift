@@ -11,7 +11,7 @@ struct EntityTag: Sendable, Hashable {
     /// weak.
     /// - Parameter value: The field value.
     init?(_ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingOWS
         if trimmed.hasPrefix("W/") || trimmed.hasPrefix("w/") {
             isWeak = true
             opaqueTag = String(trimmed.dropFirst(2))

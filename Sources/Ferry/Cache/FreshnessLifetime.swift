@@ -46,7 +46,13 @@ struct FreshnessLifetime: Sendable, Hashable {
     ///   - dateValue: Its `Date`, or the time it was received when it has none (``StoredResponse/dateValue``).
     ///   - mode: Whose cache it is.
     init(response: HTTPResponse, dateValue: Date, mode: CacheMode) {
-        let directives = CacheControl(responseHeaders: response.headers)
+        self.init(
+            response: response, directives: CacheControl(responseHeaders: response.headers), dateValue: dateValue,
+            mode: mode)
+    }
+
+    /// The lifetime of `response`, whose `Cache-Control` was read already as `directives`.
+    init(response: HTTPResponse, directives: CacheControl, dateValue: Date, mode: CacheMode) {
         // §4.2.1: s-maxage only in a shared cache; max-age beats Expires (§5.3).
         if mode == .shared, let sharedMaxAge = directives.sharedMaxAge {
             self.init(seconds: TimeInterval(sharedMaxAge), source: .sharedMaxAge)
@@ -73,7 +79,7 @@ struct FreshnessLifetime: Sendable, Hashable {
         let values = headers.values(for: "Expires")
         guard let first = values.first else { return nil }
         guard values.allSatisfy({ $0 == first }) else { return .some(nil) }
-        return .some(HTTPDate.parse(first.trimmingCharacters(in: .whitespaces)))
+        return .some(HTTPDate.parse(first.trimmingOWS))
     }
 
     /// Whether a heuristic may be used (§4.2.2): for a status that is heuristically cacheable by default, or for a

@@ -70,9 +70,7 @@ public final class HTTPCache: Sendable {
     func replace(_ original: CachedResponse, with freshened: StoredResponse, for request: Request) async {
         guard let key = CacheKey(method: .get, url: request.url) else { return }
         var updated = original
-        updated.response = freshened.response
-        updated.requestTime = freshened.requestTime
-        updated.responseTime = freshened.responseTime
+        updated.stored = freshened
         let others = await storage.entries(for: key.description).filter { $0 != original }
         await storage.setEntries(others + [updated], for: key.description)
     }

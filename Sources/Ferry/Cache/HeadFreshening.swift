@@ -36,6 +36,6 @@ enum HeadFreshening: Sendable, Hashable {
     }
 
     private static func normalised(_ value: String) -> String {
-        value.trimmingCharacters(in: .whitespaces)
+        value.trimmingOWS
     }
 }

@@ -8,11 +8,28 @@ struct StoredResponse: Sendable, Hashable {
     /// The header fields of the request that got the response; `Vary` compares against them (§4.1).
     var requestHeaders: HTTPHeaders
     /// The response head, as stored (see ``StoredHeaders/forStorage(_:)``).
-    var response: HTTPResponse
+    var response: HTTPResponse {
+        didSet { derive() }
+    }
     /// When the request that got this response was sent (`request_time`, §4.2.3).
     var requestTime: Date
     /// When this response was received (`response_time`, §4.2.3).
-    var responseTime: Date
+    var responseTime: Date {
+        didSet { derive() }
+    }
+
+    // What the head says, read once when it is stored or changed rather than at every lookup: parsing the
+    // directives and dates again at each lookup was most of a cache hit's time (`cached-sequential` in
+    // Benchmarks/README.md, "The HTTP cache").
+
+    /// The response's directives.
+    private(set) var cacheControl = CacheControl(parsing: "")
+    /// The response's `Date` (`date_value`, §4.2.3), or, when it is missing or not an HTTP-date, the time the
+    /// response was received: RFC 9110 §6.6.1 has a recipient without a `Date` record that time as if it were one.
+    private(set) var dateValue = Date(timeIntervalSince1970: 0)
+    private var ageValue: TimeInterval = 0
+    private var privateLifetime = FreshnessLifetime(seconds: 0, source: .none)
+    private var sharedLifetime = FreshnessLifetime(seconds: 0, source: .none)
 
     /// Creates a stored response.
     /// - Parameters:
@@ -25,22 +42,24 @@ struct StoredResponse: Sendable, Hashable {
         self.response = response
         self.requestTime = requestTime
         self.responseTime = responseTime
+        derive()
     }
 
-    /// The response's `Date` (`date_value`, §4.2.3), or, when it is missing or not an HTTP-date, the time the
-    /// response was received: RFC 9110 §6.6.1 has a recipient without a `Date` record that time as if it were one.
-    var dateValue: Date {
-        HTTPDate.parse(response.headers["Date"] ?? "") ?? responseTime
+    private mutating func derive() {
+        cacheControl = CacheControl(responseHeaders: response.headers)
+        dateValue = HTTPDate.parse(response.headers["Date"] ?? "") ?? responseTime
+        ageValue = ResponseAge.ageValue(of: response.headers)
+        privateLifetime = FreshnessLifetime(
+            response: response, directives: cacheControl, dateValue: dateValue, mode: .private)
+        sharedLifetime = FreshnessLifetime(
+            response: response, directives: cacheControl, dateValue: dateValue, mode: .shared)
     }
-
-    /// The response's directives.
-    var cacheControl: CacheControl { CacheControl(responseHeaders: response.headers) }
 
     /// How long this response is fresh for (§4.2.1).
     /// - Parameter mode: Whose cache it is.
     /// - Returns: The lifetime.
     func freshnessLifetime(mode: CacheMode) -> FreshnessLifetime {
-        FreshnessLifetime(response: response, dateValue: dateValue, mode: mode)
+        mode == .shared ? sharedLifetime : privateLifetime
     }
 
     /// How old this response is at `now` (§4.2.3).
@@ -48,7 +67,6 @@ struct StoredResponse: Sendable, Hashable {
     /// - Returns: The age, with every step of the computation.
     func age(now: Date) -> ResponseAge {
         ResponseAge(
-            ageValue: ResponseAge.ageValue(of: response.headers), dateValue: dateValue, requestTime: requestTime,
-            responseTime: responseTime, now: now)
+            ageValue: ageValue, dateValue: dateValue, requestTime: requestTime, responseTime: responseTime, now: now)
     }
 }

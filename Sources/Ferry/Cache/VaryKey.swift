@@ -51,7 +51,7 @@ enum VaryKey: Sendable, Hashable {
         let lines = headers.values(for: name)
         guard !lines.isEmpty else { return nil }
         return lines.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map(\.trimmingOWS)
             .joined(separator: ", ")
     }
 }

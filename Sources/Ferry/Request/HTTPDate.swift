@@ -38,11 +38,33 @@ enum HTTPDate {
             clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let components = DateComponents(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
+        guard day <= daysIn(month: month, year: year) else { return nil }
+        let seconds =
+            daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60
+            + min(second, 59)
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    // Plain arithmetic rather than `Calendar` and `DateComponents`, which made a cache hit spend most of its time
+    // here: `cached-sequential` in Benchmarks/README.md, "The HTTP cache".
+
+    /// The days in `month` (1 to 12) of `year` in the proleptic Gregorian calendar.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The days from 1970-01-01 to the given date (negative before it): the civil-from-days inverse, counting
+    /// years from March so that the leap day ends a year.
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
