@@ -38,11 +38,25 @@ enum HTTPDate {
             clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
+        // Before 1583, Foundation's Gregorian calendar is Julian (the 1582 reform): kept for those, so that a date
+        // reads the same as Foundation formats it.
+        guard year >= 1583 else { return julianEraDate(year: year, month: month, day: day, hour, minute, second) }
         guard day <= daysIn(month: month, year: year) else { return nil }
         let seconds =
             daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60
             + min(second, 59)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func julianEraDate(
+        year: Int, month: Int, day: Int, _ hour: Int, _ minute: Int, _ second: Int
+    ) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let components = DateComponents(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
     }
 
     // Plain arithmetic rather than `Calendar` and `DateComponents`, which made a cache hit spend most of its time
