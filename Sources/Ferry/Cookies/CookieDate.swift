@@ -32,10 +32,10 @@ enum CookieDate {
         } else if (0...69).contains(year) {
             year += 2000
         }
-        guard year >= 1601, (1...daysIn(month: month, year: year)).contains(day), time.hour <= 23,
+        guard year >= 1601, (1...HTTPDate.daysIn(month: month, year: year)).contains(day), time.hour <= 23,
             time.minute <= 59, time.second <= 59
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = HTTPDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -93,23 +93,5 @@ enum CookieDate {
     /// The value of at most four digits.
     private static func value(of digits: ArraySlice<UInt8>) -> Int {
         digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -62,8 +62,8 @@ enum HTTPDate {
     // Plain arithmetic rather than `Calendar` and `DateComponents`, which made a cache hit spend most of its time
     // here: `cached-sequential` in Benchmarks/README.md, "The HTTP cache".
 
-    /// The days in `month` (1 to 12) of `year` in the proleptic Gregorian calendar.
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// The days in `month` (1 to 12) of `year` in the proleptic Gregorian calendar (also `CookieDate`'s).
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -71,9 +71,9 @@ enum HTTPDate {
         }
     }
 
-    /// The days from 1970-01-01 to the given date (negative before it): the civil-from-days inverse, counting
-    /// years from March so that the leap day ends a year.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    /// The days from 1970-01-01 to the given date in the proleptic Gregorian calendar (negative before it; Howard
+    /// Hinnant's `days_from_civil`, counting years from March so that the leap day ends a year; also `CookieDate`'s).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
