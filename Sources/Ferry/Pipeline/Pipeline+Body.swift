@@ -6,13 +6,13 @@ extension Pipeline {
     /// - Throws: ``FerryError``: the destination's refusal, the transport's failure, or the stop's reason. The body
     ///   is released unread on failure; what arrived before stays in the destination.
     func read<Destination: BodyDestination>(
-        _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls,
-        exchange: Exchange
+        _ opened: Opened, into receiver: BodyReceiver<Destination>, controls: TransferControls
     ) async throws(FerryError) -> Destination.Output {
-        defer { exchange.bytesReceived = receiver.received }
+        defer { opened.exchange.bytesReceived = receiver.received }
         do {
             try receiver.begin(
-                opened.head, length: opened.bodyLength, progress: controls.downloadProgress, timeout: exchange.timeout)
+                opened.head, length: opened.bodyLength, progress: controls.downloadProgress,
+                timeout: opened.exchange.timeout)
             try await opened.body.forEach { chunk in try receiver.write(chunk) }
             return try receiver.finish()
         } catch {
@@ -28,7 +28,7 @@ extension Pipeline {
         let memory = BodyReceiver(MemoryDestination(limit: open.prepared.maximumBodySize))
         let body: Data
         do {
-            body = try await read(open, into: memory, controls: controls, exchange: exchange)
+            body = try await read(open, into: memory, controls: controls)
         } catch {
             return exchange.outcome(body: memory.destination.body, error: error)
         }

@@ -89,7 +89,6 @@ extension Pipeline {
     ) async {
         let head = answer.response.head
         guard request.method == .get else {
-            exchange.cacheStatus = nil
             await cache.invalidate(after: request, response: head)
             return
         }

@@ -39,8 +39,7 @@ extension Pipeline {
         var outcome: TransferOutcome
         if open.rejection == nil {
             do {
-                try await read(
-                    open, into: BodyReceiver(FileDestination(file: file)), controls: controls, exchange: exchange)
+                try await read(open, into: BodyReceiver(FileDestination(file: file)), controls: controls)
                 outcome = exchange.outcome(body: nil, error: controls.signal.error)
             } catch {
                 outcome = exchange.outcome(body: nil, error: error)
@@ -48,7 +47,7 @@ extension Pipeline {
         } else {
             let memory = BodyReceiver(MemoryDestination(limit: open.prepared.maximumBodySize))
             do {
-                let body = try await read(open, into: memory, controls: controls, exchange: exchange)
+                let body = try await read(open, into: memory, controls: controls)
                 outcome = exchange.outcome(body: body, error: open.rejection)
                 outcome.isRejection = true
             } catch {
