@@ -58,7 +58,7 @@ public final class HTTPCache: Sendable {
             let key = CacheKey(method: request.method, url: request.url)
         else { return }
         let entry = CachedResponse(
-            requestHeaders: request.headers, response: response, body: body, requestTime: requestTime,
+            requestHeaders: request.headers, response: response, body: .data(body), requestTime: requestTime,
             responseTime: responseTime)
         let kept = await storage.entries(for: key.description).filter {
             !VaryKey.matches(entry.stored, requestHeaders: $0.requestHeaders)
@@ -73,6 +73,13 @@ public final class HTTPCache: Sendable {
         updated.stored = freshened
         let others = await storage.entries(for: key.description).filter { $0 != original }
         await storage.setEntries(others + [updated], for: key.description)
+    }
+
+    /// Drops a stored response whose body can no longer be read (its file is gone or corrupt).
+    func remove(_ entry: CachedResponse, for request: Request) async {
+        guard let key = CacheKey(method: .get, url: request.url) else { return }
+        let others = await storage.entries(for: key.description).filter { $0 != entry }
+        await storage.setEntries(others, for: key.description)
     }
 
     /// Drops what an unsafe request's non-error `response` invalidates (§4.4).

@@ -29,12 +29,20 @@ extension Pipeline {
         switch decision {
         case .fresh(let stored, let age):
             guard let entry = entry(stored) else { return .send }
-            return .answer(Self.answer(entry, head: stored.response, age: age), .hit)
+            guard let answer = Self.answer(entry, head: stored.response, age: age) else {
+                await cache.remove(entry, for: request)
+                return .send
+            }
+            return .answer(answer, .hit)
         case .stale(let stored, let age, _):
             // `stale-while-revalidate`'s background revalidation is not made: the next request past the window
             // revalidates (docs/cache-decisions.md).
             guard let entry = entry(stored) else { return .send }
-            return .answer(Self.answer(entry, head: stored.response, age: age), .staleHit)
+            guard let answer = Self.answer(entry, head: stored.response, age: age) else {
+                await cache.remove(entry, for: request)
+                return .send
+            }
+            return .answer(answer, .staleHit)
         case .revalidate(let stored, _, _):
             guard let entry = entry(stored) else { return .send }
             return .revalidate(entry)
@@ -58,11 +66,20 @@ extension Pipeline {
             now: now)
         {
         case .useStored(let freshened):
+            // A stored body that can no longer be read: dropped, and the request sent again without validators.
+            guard let answer = Self.answer(entry, head: freshened.response, age: nil) else {
+                await cache.remove(entry, for: request)
+                return (nil, .miss, head != nil)
+            }
             await cache.replace(entry, with: freshened, for: request)
-            return (Self.answer(entry, head: freshened.response, age: nil), .revalidated, false)
+            return (answer, .revalidated, false)
         case .useStoredOnError:
             let age = entry.stored.age(now: now).headerValue
-            return (Self.answer(entry, head: entry.response, age: age), .staleHit, false)
+            guard let answer = Self.answer(entry, head: entry.response, age: age) else {
+                await cache.remove(entry, for: request)
+                return (nil, .miss, false)
+            }
+            return (answer, .staleHit, false)
         case .repeatUnconditionally:
             return (nil, .miss, true)
         case .useResponse, .fail:
@@ -98,11 +115,13 @@ extension Pipeline {
         exchange.cacheWrite = CacheWrite(cache: cache, request: request, requestTime: requestTime, responseTime: Date())
     }
 
-    /// A stored response as an answer: its head (with `Age` when given) and its body in memory.
-    private static func answer(_ entry: CachedResponse, head: HTTPResponse, age: String?) -> Answer {
+    /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a
+    /// ``DataTask`` holds it whole anyway).
+    /// - Returns: The answer, or `nil` when the body can no longer be read (its file is gone, truncated or corrupt).
+    private static func answer(_ entry: CachedResponse, head: HTTPResponse, age: String?) -> Answer? {
+        guard let body = entry.body.load() else { return nil }
         var head = head
         if let age { head.headers.update(name: "Age", value: age) }
-        return Answer(
-            response: TransportResponse(head: head, body: .chunks([entry.body])), bodyLength: Int64(entry.body.count))
+        return Answer(response: TransportResponse(head: head, body: .chunks([body])), bodyLength: Int64(body.count))
     }
 }

@@ -43,21 +43,58 @@ extension DataResponse where Value == Data {
     fileprivate var text: String? { data.map { String(decoding: $0, as: UTF8.self) } }
 }
 
-@Suite("The HTTP cache against the test server, on both transports", .timeLimit(.minutes(1)))
-struct LiveCacheTests {
-    private static func live(
-        _ transport: TransportKind, route: CountingRoute, cache: HTTPCache = HTTPCache()
-    ) throws -> LiveServer {
-        let live = try LiveServer(transport: transport) { $0.cache = cache }
-        live.server.setRoute("/counted", route.handler)
-        return live
+/// Where a live test's cache keeps its responses: each test runs on both stores.
+enum CacheStoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case memory
+    case disk
+
+    var description: String { rawValue }
+}
+
+/// A live server whose session has a cache in a store of the given kind; a disk store's directory is removed with it.
+private struct CachedLive: ~Copyable {
+    let live: LiveServer
+    let directory: URL?
+
+    var server: TestServer { live.server }
+    var session: Session { live.session }
+
+    init(_ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute? = nil) throws {
+        var directory: URL?
+        let storage: any CacheStorage
+        switch store {
+        case .memory:
+            storage = MemoryCacheStorage()
+        case .disk:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ferry-live-cache-\(UUID().uuidString)")
+            storage = try DiskCacheStorage(directory: folder)
+            directory = folder
+        }
+        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache(storage: storage) }
+        if let route { live.server.setRoute("/counted", route.handler) }
+        self.live = live
+        self.directory = directory
     }
 
-    @Test(arguments: TransportKind.allCases) func aFreshResponseAnswersWithoutTheServer(
-        transport: TransportKind
+    deinit {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+}
+
+@Suite("The HTTP cache against the test server, on both transports and both stores", .timeLimit(.minutes(1)))
+struct LiveCacheTests {
+    private static func live(
+        _ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute
+    ) throws -> CachedLive {
+        try CachedLive(transport, store, route: route)
+    }
+
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aFreshResponseAnswersWithoutTheServer(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
 
         let first = await live.session.get("counted").response
         let second = await live.session.get("counted").response
@@ -71,11 +108,11 @@ struct LiveCacheTests {
         #expect(route.count == 1, "the second request never reached the server")
     }
 
-    @Test(arguments: TransportKind.allCases) func aStaleResponseIsRevalidatedWithItsETag(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aStaleResponseIsRevalidatedWithItsETag(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0"), ("X-Version", "1")], etag: "\"v1\"")
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
 
         let first = await live.session.get("counted").response
         let second = await live.session.get("counted").response
@@ -89,11 +126,11 @@ struct LiveCacheTests {
         #expect(route.conditionalCount == 1, "the second request carried If-None-Match")
     }
 
-    @Test(arguments: TransportKind.allCases) func aChangedResourceReplacesTheStoredOne(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aChangedResourceReplacesTheStoredOne(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0")], etag: "\"other\"")
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         // The server's tag never matches what the client holds once it changes: serve a first version, then
         // replace the route so that the second answer is a new 200.
         _ = await live.session.get("counted").response
@@ -110,9 +147,11 @@ struct LiveCacheTests {
         #expect(changed.count == 1)
     }
 
-    @Test(arguments: TransportKind.allCases) func noStoreIsNeverStored(transport: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func noStoreIsNeverStored(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "no-store, max-age=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
 
         let first = await live.session.get("counted").response
         let second = await live.session.get("counted").response
@@ -123,11 +162,11 @@ struct LiveCacheTests {
         #expect(route.count == 2)
     }
 
-    @Test(arguments: TransportKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         var request = Request(url: live.server.url("/counted"))
         request.cachePolicy = .onlyIfCached
 
@@ -144,11 +183,11 @@ struct LiveCacheTests {
         #expect(route.count == 1)
     }
 
-    @Test(arguments: TransportKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         _ = await live.session.get("counted").response
         var request = Request(url: live.server.url("/counted"))
         request.cachePolicy = .reload
@@ -163,11 +202,11 @@ struct LiveCacheTests {
         #expect(route.count == 2)
     }
 
-    @Test(arguments: TransportKind.allCases) func aSuccessfulPostDropsTheStoredResponse(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aSuccessfulPostDropsTheStoredResponse(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         _ = await live.session.get("counted").response
 
         let post = await live.session.post("counted", body: .text("change")).response
@@ -179,11 +218,11 @@ struct LiveCacheTests {
         #expect(after.metrics.cacheStatus == .miss)
     }
 
-    @Test(arguments: TransportKind.allCases) func varyKeepsOneResponsePerVariant(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func varyKeepsOneResponsePerVariant(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let count = Locked(0)
-        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        let live = try CachedLive(transport, store)
         live.server.setRoute("/vary") { request in
             count.withLock { $0 += 1 }
             let language = request.header("Accept-Language") ?? "none"
@@ -206,12 +245,12 @@ struct LiveCacheTests {
         #expect(count.withLock { $0 } == 2)
     }
 
-    @Test(arguments: TransportKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
         let conditional = Locked(0)
-        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        let live = try CachedLive(transport, store)
         live.server.setRoute("/dated") { request in
             let headers = [(name: "Cache-Control", value: "no-cache"), (name: "Last-Modified", value: lastModified)]
             if request.header("If-Modified-Since") == lastModified {
@@ -229,11 +268,11 @@ struct LiveCacheTests {
         #expect(conditional.withLock { $0 } == 1)
     }
 
-    @Test(arguments: TransportKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=600")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         _ = await live.session.get("counted").response
         let failing = CountingRoute(headers: [], status: 503)
         live.server.setRoute("/counted", failing.handler)
@@ -246,11 +285,11 @@ struct LiveCacheTests {
         #expect(failing.count == 1, "the server was asked first")
     }
 
-    @Test(arguments: TransportKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0")])
-        let live = try Self.live(transport, route: route)
+        let live = try Self.live(transport, store, route: route)
         _ = await live.session.get("counted").response
         live.server.setRoute("/counted", CountingRoute(headers: [], status: 503).handler)
 
@@ -260,11 +299,11 @@ struct LiveCacheTests {
         #expect(second.metrics.cacheStatus == .miss)
     }
 
-    @Test(arguments: TransportKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
-        transport: TransportKind
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
+        transport: TransportKind, store: CacheStoreKind
     ) async throws {
         let seen = Locked([String?]())
-        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache() }
+        let live = try CachedLive(transport, store)
         live.server.setRoute("/moved-on") { request in
             let number = seen.withLock { seen in
                 seen.append(request.header("If-None-Match"))
@@ -291,6 +330,50 @@ struct LiveCacheTests {
             "sent again without validators, and the new version stored in place of the old")
     }
 
+    @Test(arguments: TransportKind.allCases) func aDiskCacheAnswersANewSessionAfterARestart(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try CachedLive(transport, .disk, route: route)
+        let liveDirectory = live.directory
+        let directory = try #require(liveDirectory)
+        _ = await live.session.get("counted").response
+
+        let reopened = try DiskCacheStorage(directory: directory)
+        let restarted = try LiveServer(transport: transport) {
+            $0.cache = HTTPCache(storage: reopened)
+            $0.baseURL = live.server.baseURL
+        }
+        let again = await restarted.session.get("counted").response
+
+        #expect(again.text == "answer 1")
+        #expect(again.metrics.cacheStatus == .hit)
+        #expect(route.count == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases) func aCorruptBodyOnDiskIsAMissNotAnError(
+        transport: TransportKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try CachedLive(transport, .disk, route: route)
+        let liveDirectory = live.directory
+        let bodies = try #require(liveDirectory).appendingPathComponent("bodies")
+        _ = await live.session.get("counted").response
+        for name in try FileManager.default.contentsOfDirectory(atPath: bodies.path) {
+            try Data("answer X".utf8).write(to: bodies.appendingPathComponent(name))  // same length, other bytes
+        }
+
+        let second = await live.session.get("counted").response
+        let third = await live.session.get("counted").response
+
+        #expect(second.error == nil)
+        #expect(second.text == "answer 2", "the corrupt entry was dropped and the server asked")
+        #expect(second.metrics.cacheStatus == .miss)
+        #expect(third.text == "answer 2")
+        #expect(third.metrics.cacheStatus == .hit, "the new response was stored in its place")
+        #expect(route.count == 2)
+    }
+
     @Test(arguments: TransportKind.allCases) func withoutACacheEveryRequestGoesToTheServer(
         transport: TransportKind
     ) async throws {
@@ -312,7 +395,7 @@ struct MemoryCacheStorageTests {
     private static func entry(_ size: Int) -> CachedResponse {
         CachedResponse(
             requestHeaders: [:], response: HTTPResponse(statusCode: 200, url: URL(string: "http://localhost/")!),
-            body: Data(count: size), requestTime: Date(), responseTime: Date())
+            body: .data(Data(count: size)), requestTime: Date(), responseTime: Date())
     }
 
     @Test func theLeastRecentlyUsedKeyGoesFirstWhenTheBudgetIsFull() async {

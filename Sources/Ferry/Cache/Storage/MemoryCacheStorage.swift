@@ -3,23 +3,17 @@ import Foundation
 /// A ``CacheStorage`` in memory, within a byte budget: when it is full, the least recently used keys go first.
 ///
 /// A key's cost is the bytes of its bodies and header fields. A response larger than the whole budget is not kept.
-/// Eviction scans the keys for the least recently used one, which is plain and fast enough for the thousands of
-/// entries a memory budget holds.
+/// Finding the least recently used key takes constant time on average (`RecencyOrder`), however many keys it holds.
 public final class MemoryCacheStorage: CacheStorage {
-    private struct Slot {
-        var entries: [CachedResponse]
-        var cost: Int
-        var lastUse: UInt64
-    }
-
     private struct State {
-        var slots: [String: Slot] = [:]
+        var slots: [String: (entries: [CachedResponse], cost: Int)] = [:]
+        var order = RecencyOrder<String>()
         var totalCost = 0
-        var clock: UInt64 = 0
 
-        mutating func tick() -> UInt64 {
-            clock += 1
-            return clock
+        mutating func remove(_ key: String) {
+            guard let slot = slots.removeValue(forKey: key) else { return }
+            totalCost -= slot.cost
+            order.remove(key)
         }
     }
 
@@ -40,9 +34,8 @@ public final class MemoryCacheStorage: CacheStorage {
     /// - Parameter key: The primary key.
     public func entries(for key: String) async -> [CachedResponse] {
         state.withLock { state in
-            guard var slot = state.slots[key] else { return [] }
-            slot.lastUse = state.tick()
-            state.slots[key] = slot
+            guard let slot = state.slots[key] else { return [] }
+            state.order.use(key)
             return slot.entries
         }
     }
@@ -55,16 +48,14 @@ public final class MemoryCacheStorage: CacheStorage {
     public func setEntries(_ entries: [CachedResponse], for key: String) async {
         let limit = byteLimit
         state.withLock { state in
-            if let old = state.slots.removeValue(forKey: key) { state.totalCost -= old.cost }
+            state.remove(key)
             let cost = entries.reduce(0) { $0 + $1.cost }
             guard !entries.isEmpty, cost <= limit else { return }
-            while state.totalCost + cost > limit,
-                let oldest = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })
-            {
-                state.slots[oldest.key] = nil
-                state.totalCost -= oldest.value.cost
+            while state.totalCost + cost > limit, let oldest = state.order.oldest() {
+                state.remove(oldest)
             }
-            state.slots[key] = Slot(entries: entries, cost: cost, lastUse: state.tick())
+            state.slots[key] = (entries, cost)
+            state.order.use(key)
             state.totalCost += cost
         }
     }
@@ -72,8 +63,7 @@ public final class MemoryCacheStorage: CacheStorage {
     /// Removes every stored response.
     public func removeAll() async {
         state.withLock { state in
-            state.slots = [:]
-            state.totalCost = 0
+            state = State()
         }
     }
 }

@@ -26,8 +26,8 @@ public protocol CacheStorage: Sendable {
 public struct CachedResponse: Sendable, Hashable {
     /// The head and what the cache's rules read from it, read once (``StoredResponse``).
     var stored: StoredResponse
-    /// The body, decoded.
-    public var body: Data
+    /// The body, decoded: in memory or in a file the store wrote.
+    public var body: CachedBody
 
     /// The header fields of the request that got it, for matching its `Vary` (RFC 9111 §4.1).
     public var requestHeaders: HTTPHeaders {
@@ -58,16 +58,22 @@ public struct CachedResponse: Sendable, Hashable {
     ///   - requestTime: When the request was sent.
     ///   - responseTime: When the response was received.
     public init(
-        requestHeaders: HTTPHeaders, response: HTTPResponse, body: Data, requestTime: Date, responseTime: Date
+        requestHeaders: HTTPHeaders, response: HTTPResponse, body: CachedBody, requestTime: Date, responseTime: Date
     ) {
         stored = StoredResponse(
             requestHeaders: requestHeaders, response: response, requestTime: requestTime, responseTime: responseTime)
         self.body = body
     }
 
-    /// The bytes it occupies, roughly: its body and header fields.
+    /// A stored response with the head already read (a store reading its own records).
+    init(stored: StoredResponse, body: CachedBody) {
+        self.stored = stored
+        self.body = body
+    }
+
+    /// The bytes it occupies in memory, roughly: its body (when held in memory) and header fields.
     var cost: Int {
-        body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        body.bytesInMemory + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             + requestHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A stored response's body: bytes in memory, or a file a store wrote, read only when the response answers.
+///
+/// A file body says how many bytes it holds; reading it checks that (and, for ``DiskCacheStorage``'s files, a
+/// checksum), so a file that was truncated, replaced or removed since it was stored is a miss, never a wrong answer.
+public struct CachedBody: Sendable, Hashable {
+    enum Storage: Sendable, Hashable {
+        case data(Data)
+        case file(URL, byteCount: Int, checksum: UInt64?)
+    }
+
+    let storage: Storage
+
+    /// A body held in memory.
+    /// - Parameter data: The decoded bytes.
+    /// - Returns: The body.
+    public static func data(_ data: Data) -> CachedBody {
+        CachedBody(storage: .data(data))
+    }
+
+    /// A body in a file, read when the response answers.
+    /// - Parameters:
+    ///   - url: The file's URL; it must not change while the response is stored.
+    ///   - byteCount: The body's length: a file of another length reads as a miss.
+    /// - Returns: The body.
+    public static func file(_ url: URL, byteCount: Int) -> CachedBody {
+        CachedBody(storage: .file(url, byteCount: byteCount, checksum: nil))
+    }
+
+    /// The body's length in bytes.
+    public var byteCount: Int {
+        switch storage {
+        case .data(let data): data.count
+        case .file(_, let byteCount, _): byteCount
+        }
+    }
+
+    /// The bytes it keeps in memory (none for a file).
+    var bytesInMemory: Int {
+        if case .data(let data) = storage { return data.count }
+        return 0
+    }
+
+    /// The whole body, read from its file in chunks when it has one.
+    /// - Returns: The bytes, or `nil` when the file is missing, has another length or fails its checksum.
+    func load() -> Data? {
+        switch storage {
+        case .data(let data):
+            return data
+        case .file(let url, let byteCount, let checksum):
+            guard let data = CacheFile.contents(of: url, expectedCount: byteCount) else { return nil }
+            if let checksum, CacheChecksum.of(data) != checksum { return nil }
+            return data
+        }
+    }
+}

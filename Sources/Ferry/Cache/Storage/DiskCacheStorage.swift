@@ -1,0 +1,233 @@
+import Foundation
+
+/// A ``CacheStorage`` in a directory, within a byte budget: it outlives the process, and when it is full the least
+/// recently used keys go first.
+///
+/// Each key has a record file (the heads, times and body names) and each response a body file, in
+/// `entries/` and `bodies/` under the directory. Every file is written under `tmp/` and then renamed into place, and
+/// a body file never changes once placed, so a reader sees a whole entry or none, and a crash mid-write leaves
+/// nothing that is served: the next store on the directory removes what it left. Records and bodies carry
+/// checksums; a file that is truncated, corrupt or missing is a miss, never an error, and is removed. Bodies are
+/// written and read in 64 KiB chunks, and the store holds no body in memory. Writing fails quietly (a full disk, a
+/// read-only directory): the response is simply not stored.
+///
+/// One process at a time should use a directory: the store keeps its index of keys, sizes and recency in memory,
+/// read from the directory when first used (entries found there count as used in the order they were written). Its
+/// file operations are synchronous system calls made on the store's actor, in chunks.
+public actor DiskCacheStorage: CacheStorage {
+    /// The directory it keeps its files in.
+    public nonisolated let directory: URL
+    /// The most bytes of files it keeps.
+    public nonisolated let byteLimit: Int
+
+    private nonisolated let entriesDirectory: URL
+    private nonisolated let bodiesDirectory: URL
+    private nonisolated let temporaryDirectory: URL
+
+    private struct Slot {
+        var cost: Int
+        var bodies: [String]
+    }
+
+    private var slots: [String: Slot] = [:]
+    private var order = RecencyOrder<String>()
+    private var totalCost = 0
+    private var indexed = false
+    /// The bytes the disk takes before it is full, when a test plays a full disk; `nil` for the real disk.
+    var roomForTesting: Int?
+
+    /// Opens the store in `directory`, creating the directory when it does not exist.
+    /// - Parameters:
+    ///   - directory: Where to keep the files; nothing else should write there.
+    ///   - byteLimit: The most bytes of files it keeps (100 MiB unless given).
+    /// - Throws: The file system's error when the directory cannot be created.
+    public init(directory: URL, byteLimit: Int = 100 << 20) throws {
+        self.directory = directory
+        self.byteLimit = max(0, byteLimit)
+        entriesDirectory = directory.appendingPathComponent("entries", isDirectory: true)
+        bodiesDirectory = directory.appendingPathComponent("bodies", isDirectory: true)
+        temporaryDirectory = directory.appendingPathComponent("tmp", isDirectory: true)
+        for folder in [entriesDirectory, bodiesDirectory, temporaryDirectory] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    /// The bytes of its files now.
+    public var currentByteCount: Int {
+        indexIfNeeded()
+        return totalCost
+    }
+
+    /// The responses stored under `key`, with their bodies in files read when they answer; reading them makes the
+    /// key the most recently used.
+    /// - Parameter key: The primary key.
+    public func entries(for key: String) async -> [CachedResponse] {
+        indexIfNeeded()
+        let name = Self.fileName(for: key)
+        guard slots[name] != nil else { return [] }
+        guard let data = CacheFile.contents(of: entryURL(name)), let record = DiskCacheRecord(decoding: data) else {
+            remove(name)
+            return []
+        }
+        // Another key whose name is the same (a 64-bit hash collision) is kept: this one is a miss.
+        guard record.key == key else { return [] }
+        order.use(name)
+        return record.entries.map { entry in
+            CachedResponse(
+                stored: entry.stored,
+                body: CachedBody(
+                    storage: .file(
+                        bodiesDirectory.appendingPathComponent(entry.bodyName), byteCount: entry.byteCount,
+                        checksum: entry.checksum)))
+        }
+    }
+
+    /// Replaces the responses under `key`: writes the bodies it does not have yet and the key's record, then evicts
+    /// the least recently used keys until the files fit the budget. When a write fails, nothing is stored under
+    /// `key`.
+    /// - Parameters:
+    ///   - entries: The responses to keep (none removes the key).
+    ///   - key: The primary key.
+    public func setEntries(_ entries: [CachedResponse], for key: String) async {
+        indexIfNeeded()
+        let name = Self.fileName(for: key)
+        let kept = Set(slots[name]?.bodies ?? [])
+        guard !entries.isEmpty else {
+            remove(name)
+            return
+        }
+        var written: [String] = []
+        var record = DiskCacheRecord(key: key, entries: [])
+        let recordBytes: Int
+        do {
+            for entry in entries {
+                record.entries.append(try place(entry, keeping: kept, written: &written))
+            }
+            let encoded = record.encoded()
+            try write(encoded, to: entryURL(name))
+            recordBytes = encoded.count
+        } catch {
+            for body in written { CacheFile.remove(bodyURL(body)) }
+            remove(name)
+            return
+        }
+        let bodies = record.entries.map(\.bodyName)
+        for body in kept.subtracting(bodies) { CacheFile.remove(bodyURL(body)) }
+        if let old = slots[name] { totalCost -= old.cost }
+        let cost = recordBytes + record.entries.reduce(0) { $0 + $1.byteCount }
+        slots[name] = Slot(cost: cost, bodies: bodies)
+        totalCost += cost
+        order.use(name)
+        if cost > byteLimit { remove(name) }
+        evictToFit()
+    }
+
+    /// Removes every stored response.
+    public func removeAll() async {
+        for folder in [entriesDirectory, bodiesDirectory, temporaryDirectory] {
+            for file in CacheFile.names(in: folder) { CacheFile.remove(folder.appendingPathComponent(file)) }
+        }
+        slots = [:]
+        order.removeAll()
+        totalCost = 0
+        indexed = true
+    }
+
+    // MARK: Files
+
+    /// The record for an entry, writing its body to a new file unless it is already one of this key's files.
+    private func place(_ entry: CachedResponse, keeping kept: Set<String>, written: inout [String]) throws
+        -> DiskCacheRecord.Entry
+    {
+        if case .file(let url, let byteCount, let checksum?) = entry.body.storage,
+            url.deletingLastPathComponent().standardizedFileURL == bodiesDirectory.standardizedFileURL,
+            kept.contains(url.lastPathComponent)
+        {
+            return DiskCacheRecord.Entry(
+                stored: entry.stored, bodyName: url.lastPathComponent, byteCount: byteCount, checksum: checksum)
+        }
+        // A body in memory, or a file that is not this store's: copied (a file that is gone stores nothing).
+        guard let data = entry.body.load() else { throw POSIXError(.ENOENT) }
+        let body = UUID().uuidString
+        try write(data, to: bodyURL(body))
+        written.append(body)
+        return DiskCacheRecord.Entry(
+            stored: entry.stored, bodyName: body, byteCount: data.count, checksum: CacheChecksum.of(data))
+    }
+
+    /// Writes `data` to a temporary file, then renames it to `destination` (replacing what is there).
+    private func write(_ data: Data, to destination: URL) throws {
+        let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        do {
+            try CacheFile.create(temporary, holding: data, room: roomForTesting)
+            roomForTesting = roomForTesting.map { $0 - data.count }
+            try CacheFile.move(temporary, to: destination)
+        } catch {
+            CacheFile.remove(temporary)
+            throw error
+        }
+    }
+
+    private func remove(_ name: String) {
+        guard let slot = slots.removeValue(forKey: name) else { return }
+        CacheFile.remove(entryURL(name))
+        for body in slot.bodies { CacheFile.remove(bodyURL(body)) }
+        totalCost -= slot.cost
+        roomForTesting = roomForTesting.map { $0 + slot.cost }
+        order.remove(name)
+    }
+
+    private func evictToFit() {
+        while totalCost > byteLimit, let oldest = order.oldest() {
+            remove(oldest)
+        }
+    }
+
+    /// Reads the directory once: drops what a crash left (temporary files, unreadable records, bodies no record
+    /// names), and counts the rest, the least recently written first.
+    private func indexIfNeeded() {
+        guard !indexed else { return }
+        indexed = true
+        for file in CacheFile.names(in: temporaryDirectory) {
+            CacheFile.remove(temporaryDirectory.appendingPathComponent(file))
+        }
+        var found: [(name: String, slot: Slot, written: TimeInterval)] = []
+        var named = Set<String>()
+        for name in CacheFile.names(in: entriesDirectory) {
+            let url = entryURL(name)
+            guard let data = CacheFile.contents(of: url), let record = DiskCacheRecord(decoding: data),
+                Self.fileName(for: record.key) == name
+            else {
+                CacheFile.remove(url)
+                continue
+            }
+            let bodies = record.entries.map(\.bodyName)
+            named.formUnion(bodies)
+            let cost = data.count + record.entries.reduce(0) { $0 + $1.byteCount }
+            found.append((name, Slot(cost: cost, bodies: bodies), CacheFile.status(of: url)?.modified ?? 0))
+        }
+        for body in CacheFile.names(in: bodiesDirectory) where !named.contains(body) {
+            CacheFile.remove(bodyURL(body))
+        }
+        for entry in found.sorted(by: { $0.written < $1.written }) {
+            slots[entry.name] = entry.slot
+            totalCost += entry.slot.cost
+            order.use(entry.name)
+        }
+        evictToFit()
+    }
+
+    private func entryURL(_ name: String) -> URL {
+        entriesDirectory.appendingPathComponent(name)
+    }
+
+    private func bodyURL(_ name: String) -> URL {
+        bodiesDirectory.appendingPathComponent(name)
+    }
+
+    /// A key's record file name: its FNV-1a hash in hexadecimal (the record holds the key, to tell collisions).
+    private static func fileName(for key: String) -> String {
+        let hex = String(CacheChecksum.of(key), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
