@@ -16,15 +16,23 @@ public final class HTTPCache: Sendable {
     public let mode: CacheMode
     /// Where it keeps them.
     public let storage: any CacheStorage
+    /// Where it reads the time, to judge ages: the system's clock, or one a test advances by hand.
+    public let now: @Sendable () -> Date
 
     /// Creates a cache.
     /// - Parameters:
     ///   - mode: ``CacheMode/private`` for an app's own cache (the default); ``CacheMode/shared`` for a server's
     ///     cache of an upstream that answers many users (it honours `s-maxage` and never keeps `private` responses).
     ///   - storage: Where responses are kept: 10 MiB in memory unless given.
-    public init(mode: CacheMode = .private, storage: any CacheStorage = MemoryCacheStorage()) {
+    ///   - now: Where to read the time (the system's clock unless given): the times a response was requested and
+    ///     received, and the current time its age is judged at (RFC 9111 §4.2.3), all come from it.
+    public init(
+        mode: CacheMode = .private, storage: any CacheStorage = MemoryCacheStorage(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.mode = mode
         self.storage = storage
+        self.now = now
     }
 
     /// Removes every stored response.

@@ -24,7 +24,7 @@ extension Pipeline {
 
     /// Looks `request` up in `cache`.
     func lookUp(_ request: Request, in cache: HTTPCache) async -> CacheStep {
-        let (decision, entries) = await cache.lookUp(request, policy: request.cachePolicy, now: Date())
+        let (decision, entries) = await cache.lookUp(request, policy: request.cachePolicy, now: cache.now())
         func entry(_ stored: StoredResponse) -> CachedResponse? { entries.first { $0.stored == stored } }
         switch decision {
         case .fresh(let stored, let age):
@@ -60,7 +60,7 @@ extension Pipeline {
     func revalidated(
         _ entry: CachedResponse, by head: HTTPResponse?, for request: Request, in cache: HTTPCache, requestTime: Date
     ) async -> (answer: Answer?, status: CacheStatus, repeat: Bool) {
-        let now = Date()
+        let now = cache.now()
         switch RevalidationOutcome.decide(
             response: head, revalidating: entry.stored, request: request, mode: cache.mode, requestTime: requestTime,
             now: now)
@@ -112,7 +112,7 @@ extension Pipeline {
         guard exchange.cacheStatus == .miss, request.cachePolicy != .doNotStore, exchange.urls.count <= 1 else {
             return
         }
-        exchange.cacheWrite = CacheWrite(cache: cache, request: request, requestTime: requestTime, responseTime: Date())
+        exchange.cacheWrite = CacheWrite(cache: cache, request: request, requestTime: requestTime, responseTime: cache.now())
     }
 
     /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a

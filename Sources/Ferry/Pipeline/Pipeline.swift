@@ -133,7 +133,7 @@ final class Pipeline: Sendable {
             if let revalidating {
                 request.headers = ConditionalRequest.headers(for: request.headers, revalidating: revalidating.stored)
             }
-            let requestTime = Date()
+            let requestTime = cache?.now() ?? Date()
             var answer: Answer
             do {
                 answer = try await send(request, prepared: prepared, controls: controls, exchange: exchange)

@@ -51,6 +51,17 @@ enum CacheStoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     var description: String { rawValue }
 }
 
+/// The time a test's cache reads, moved on by hand.
+private final class ManualClock: Sendable {
+    private let time = Locked(Date())
+
+    var now: @Sendable () -> Date { { [self] in time.withLock { $0 } } }
+
+    func advance(by seconds: TimeInterval) {
+        time.withLock { $0 += seconds }
+    }
+}
+
 /// A live server whose session has a cache in a store of the given kind; a disk store's directory is removed with it.
 private struct CachedLive: ~Copyable {
     let live: LiveServer
@@ -59,7 +70,10 @@ private struct CachedLive: ~Copyable {
     var server: TestServer { live.server }
     var session: Session { live.session }
 
-    init(_ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute? = nil) throws {
+    init(
+        _ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         var directory: URL?
         let storage: any CacheStorage
         switch store {
@@ -71,7 +85,7 @@ private struct CachedLive: ~Copyable {
             storage = try DiskCacheStorage(directory: folder)
             directory = folder
         }
-        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache(storage: storage) }
+        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache(storage: storage, now: now) }
         if let route { live.server.setRoute("/counted", route.handler) }
         self.live = live
         self.directory = directory
@@ -328,6 +342,44 @@ struct LiveCacheTests {
         #expect(
             seen.withLock { $0 } == [nil, "\"v1\"", nil, "\"v2\""],
             "sent again without validators, and the new version stored in place of the old")
+    }
+
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
+        let clock = ManualClock()
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=60")], etag: "\"v1\"")
+        let live = try CachedLive(transport, store, route: route, now: clock.now)
+
+        _ = await live.session.get("counted").response
+        clock.advance(by: 30)
+        let fresh = await live.session.get("counted").response
+        clock.advance(by: 31)
+        let stale = await live.session.get("counted").response
+
+        #expect(fresh.metrics.cacheStatus == .hit)
+        #expect(fresh.response?.headers["Age"] == "30", "current age as §4.2.3 computes it, in whole seconds")
+        #expect(stale.metrics.cacheStatus == .revalidated, "61 s old with max-age=60: stale, so revalidated")
+        #expect(stale.text == "answer 1")
+        #expect(route.count == 2 && route.conditionalCount == 1)
+    }
+
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func maxStaleServesAStaleResponseWithinItsBound(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
+        let clock = ManualClock()
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=10")])
+        let live = try CachedLive(transport, store, route: route, now: clock.now)
+
+        _ = await live.session.get("counted").response
+        clock.advance(by: 20)
+        let within = await live.session.get("counted", headers: ["Cache-Control": "max-stale=15"]).response
+        let beyond = await live.session.get("counted", headers: ["Cache-Control": "max-stale=5"]).response
+
+        #expect(within.metrics.cacheStatus == .staleHit, "10 s past its lifetime, within max-stale=15")
+        #expect(within.text == "answer 1")
+        #expect(beyond.metrics.cacheStatus == .miss, "10 s past its lifetime is beyond max-stale=5")
+        #expect(beyond.text == "answer 2")
     }
 
     @Test(arguments: TransportKind.allCases) func aDiskCacheAnswersANewSessionAfterARestart(
