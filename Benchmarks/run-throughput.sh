@@ -17,7 +17,9 @@
 #   THROUGHPUT_UPLOAD_COUNT      64 MiB uploads per process               (default 2)
 #   THROUGHPUT_WORKLOADS         which workloads, space-separated         (default: all six; cached-sequential, the
 #                                small GET fresh for an hour, only when named, with ferry-ahc-cache and
-#                                ferry-urlsession-cache: HTTPCache hits against the raw engines over loopback)
+#                                ferry-urlsession-cache: HTTPCache hits against the raw engines over loopback;
+#                                ferry-*-disk-cache: the same from DiskCacheStorage; no-store-sequential, the small
+#                                GET marked no-store: ferry-*-cache against ferry-* shows what an idle cache costs)
 #   THROUGHPUT_CLIENTS           which clients, space-separated           (default: all four, and alamofire and
 #                                                                         get when FERRY_BENCH_PEERS is set)
 #   FERRY_BENCH_PEERS            a folder with checkouts Alamofire/ and Get/: builds the clients alamofire and get
@@ -74,6 +76,7 @@ arguments() { # arguments WORKLOAD: the ThroughputBench options for it
   case "$1" in
     small-sequential) echo "--url $FERRY_NGINX_URL/small.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
     cached-sequential) echo "--url $FERRY_NGINX_URL/cacheable.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
+    no-store-sequential) echo "--url $FERRY_NGINX_URL/no-store.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
     small-concurrent) echo "--url $FERRY_NGINX_URL/small.json --count $CONCURRENT_COUNT --width $WIDTH --expect $(size "$WWW/small.json")" ;;
     decode) echo "--url $FERRY_NGINX_URL/array-10k.json --count $DECODE_COUNT" ;;
     download-disk) echo "--url $FERRY_NGINX_URL/256mib.bin --destination $SCRATCH/download.bin --expect $(size "$WWW/256mib.bin")" ;;

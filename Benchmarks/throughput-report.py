@@ -18,6 +18,8 @@ NAMES = {
     "ferry-ahc": "Ferry on AsyncHTTPClient",
     "ferry-urlsession-cache": "Ferry on URLSession, HTTPCache",
     "ferry-ahc-cache": "Ferry on AsyncHTTPClient, HTTPCache",
+    "ferry-urlsession-disk-cache": "Ferry on URLSession, HTTPCache on disk",
+    "ferry-ahc-disk-cache": "Ferry on AsyncHTTPClient, HTTPCache on disk",
     "raw-ahc-delegate": "raw AsyncHTTPClient, delegate API",
     "raw-ahc-child": "raw AsyncHTTPClient, async API in a child task",
     "alamofire": "Alamofire on URLSession",
@@ -33,6 +35,9 @@ RAW = {
     # Fresh hits from memory against the same GET over loopback (issue 19's target: ≥ 20×).
     "ferry-urlsession-cache": ("raw-urlsession", 20.0),
     "ferry-ahc-cache": ("raw-ahc", 20.0),
+    # Fresh hits from disk (≥ 5×).
+    "ferry-urlsession-disk-cache": ("raw-urlsession", 5.0),
+    "ferry-ahc-disk-cache": ("raw-ahc", 5.0),
     "raw-ahc-child": ("raw-ahc", None),
 }
 # Ferry on URLSession against the peers on the same engine, from the same run (issue 18's target: ≥ 1.0×).

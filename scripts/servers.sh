@@ -545,6 +545,12 @@ http {
             try_files /small.json =404;
         }
 
+        # small.json that no cache may keep: what a configured cache costs when it stores nothing (no-store-sequential)
+        location = /no-store.json {
+            add_header Cache-Control "no-store";
+            try_files /small.json =404;
+        }
+
         # request bodies stream through to the upload sink, which reads and counts them
         location ~ ^/(echo-upload|upload)(/.*)?\$ {
             client_max_body_size 1g;

@@ -15,6 +15,10 @@ enum ClientKind: String, CaseIterable {
     case ferryURLSessionCache = "ferry-urlsession-cache"
     /// Ferry on AsyncHTTPClient with an `HTTPCache` in memory.
     case ferryAsyncHTTPClientCache = "ferry-ahc-cache"
+    /// Ferry on URLSession with an `HTTPCache` on disk (`DiskCacheStorage` in a new temporary directory).
+    case ferryURLSessionDiskCache = "ferry-urlsession-disk-cache"
+    /// Ferry on AsyncHTTPClient with an `HTTPCache` on disk.
+    case ferryAsyncHTTPClientDiskCache = "ferry-ahc-disk-cache"
     /// AsyncHTTPClient's delegate API, small-request workloads only (see `RawAsyncHTTPClient.API`).
     case rawAsyncHTTPClientDelegate = "raw-ahc-delegate"
     /// AsyncHTTPClient's async API with the head awaited in a child task, small-request workloads only.

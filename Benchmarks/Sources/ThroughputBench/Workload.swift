@@ -17,11 +17,13 @@ enum Workload: String, CaseIterable {
     /// `count` GETs of a small JSON body that may be cached for an hour, one after another: with a cache, every one
     /// after the first is a fresh hit.
     case cachedSequential = "cached-sequential"
+    /// `count` GETs of a small JSON body marked `no-store`, one after another: a cache looks each up and stores none.
+    case noStoreSequential = "no-store-sequential"
 
     /// Requests per second for request-bound workloads, MB/s (10^6 bytes) for transfers.
     var unit: String {
         switch self {
-        case .smallSequential, .smallConcurrent, .decode, .cachedSequential: "req/s"
+        case .smallSequential, .smallConcurrent, .decode, .cachedSequential, .noStoreSequential: "req/s"
         case .downloadDisk, .downloadMemory, .upload: "MB/s"
         }
     }
@@ -70,7 +72,7 @@ extension Workload {
             tally.bytes += bytes
         }
         switch self {
-        case .smallSequential, .cachedSequential:
+        case .smallSequential, .cachedSequential, .noStoreSequential:
             for _ in 0..<options.count {
                 try check(Int64(try await client.data(from: options.url)))
             }

@@ -16,6 +16,9 @@ do {
 // Every client sends Ferry's default headers (User-Agent, Accept-Encoding: gzip, deflate, Accept-Language), so
 // that every client asks nginx for the same bytes.
 let headers = Session.Configuration.defaultHeaders
+/// Where a disk cache client keeps its files: new for each process, removed when it ends.
+let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "ferry-bench-cache-\(ProcessInfo.processInfo.processIdentifier)")
 let client: any HTTPBenchClient
 do {
     client =
@@ -26,6 +29,13 @@ do {
         case .ferryAsyncHTTPClient: FerryClient(transport: AsyncHTTPClientTransport())
         case .ferryURLSessionCache: FerryClient(transport: URLSessionTransport(), cache: HTTPCache())
         case .ferryAsyncHTTPClientCache: FerryClient(transport: AsyncHTTPClientTransport(), cache: HTTPCache())
+        case .ferryURLSessionDiskCache:
+            FerryClient(
+                transport: URLSessionTransport(), cache: HTTPCache(storage: try DiskCacheStorage(directory: cacheDirectory)))
+        case .ferryAsyncHTTPClientDiskCache:
+            FerryClient(
+                transport: AsyncHTTPClientTransport(),
+                cache: HTTPCache(storage: try DiskCacheStorage(directory: cacheDirectory)))
         case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
         case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
         case .alamofire, .get: try peerClient(arguments.client, headers: headers.map { ($0.name, $0.value) })
@@ -42,6 +52,7 @@ do {
     let tally = try await arguments.workload.run(client, arguments.options)
     let elapsed = start.duration(to: .now)
     await client.shutdown()
+    try? FileManager.default.removeItem(at: cacheDirectory)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate =
         arguments.workload.unit == "req/s" ? Double(tally.operations) / seconds : Double(tally.bytes) / seconds / 1e6
@@ -54,10 +65,12 @@ do {
     let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: json, as: UTF8.self))
 } catch let error as Unsupported {
+    try? FileManager.default.removeItem(at: cacheDirectory)
     FileHandle.standardError.write(
         Data("\(arguments.client.rawValue) \(arguments.workload.rawValue) not run: \(error)\n".utf8))
     exit(69)
 } catch {
+    try? FileManager.default.removeItem(at: cacheDirectory)
     FileHandle.standardError.write(
         Data("\(arguments.client.rawValue) \(arguments.workload.rawValue) failed: \(error)\n".utf8))
     exit(1)
