@@ -30,6 +30,11 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter url: An absolute URL.
     /// - Returns: The normalised URI.
     static func normalisedURI(_ url: URL) -> String? {
+        plainHTTPURI(url.absoluteString) ?? componentsURI(url)
+    }
+
+    /// The normalised URI as `URLComponents` reads the URL: any URL with a scheme and host.
+    static func componentsURI(_ url: URL) -> String? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else { return nil }
@@ -42,6 +47,31 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         }
         components.fragment = nil
         return components.string
+    }
+
+    /// The normalised URI of a plain `http` or `https` URL (ASCII, no user info, no IP-literal, no
+    /// percent-encoding in the host), read from its text; `nil` for any other URL, which goes through
+    /// `URLComponents`. The same result, at a fraction of the cost: `URLComponents` was a seventh of a cache hit's
+    /// time (`cached-sequential` in Benchmarks/README.md, "The HTTP cache").
+    static func plainHTTPURI(_ text: String) -> String? {
+        var utf8 = Substring(text).utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }), let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = String(text[..<colon]).lowercased()
+        guard scheme == "http" || scheme == "https", text[colon...].hasPrefix("://") else { return nil }
+        utf8 = text[text.index(colon, offsetBy: 3)...].utf8
+        let end = utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        var authority = String(text[utf8.startIndex..<(end ?? utf8.endIndex)]).lowercased()
+        guard !authority.isEmpty, !authority.contains(where: { "@[]%".contains($0) }) else { return nil }
+        if let portColon = authority.lastIndex(of: ":") {
+            let port = authority[authority.index(after: portColon)...]
+            guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), portColon != authority.startIndex
+            else { return nil }
+            if Int(port) == defaultPort(for: scheme) { authority = String(authority[..<portColon]) }
+        }
+        var rest = end.map { text[$0...] } ?? ""
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        let path = rest.first == "/" ? rest : "/" + rest
+        return scheme + "://" + authority + path
     }
 
     /// Whether two URIs have the same origin (RFC 6454: scheme, host and port, after normalisation).

@@ -6,7 +6,9 @@ import Foundation
 /// caller, never read here (RFC 9111 §4.2.3 names them `request_time` and `response_time`).
 struct StoredResponse: Sendable, Hashable {
     /// The header fields of the request that got the response; `Vary` compares against them (§4.1).
-    var requestHeaders: HTTPHeaders
+    var requestHeaders: HTTPHeaders {
+        didSet { derive() }
+    }
     /// The response head, as stored (see ``StoredHeaders/forStorage(_:)``).
     var response: HTTPResponse {
         didSet { derive() }
@@ -24,6 +26,8 @@ struct StoredResponse: Sendable, Hashable {
 
     /// The response's directives.
     private(set) var cacheControl = CacheControl(parsing: "")
+    /// The stored request's secondary key for the response's `Vary` (§4.1).
+    private(set) var varyKey = VaryKey.fields([:])
     /// The response's `Date` (`date_value`, §4.2.3), or, when it is missing or not an HTTP-date, the time the
     /// response was received: RFC 9110 §6.6.1 has a recipient without a `Date` record that time as if it were one.
     private(set) var dateValue = Date(timeIntervalSince1970: 0)
@@ -47,6 +51,7 @@ struct StoredResponse: Sendable, Hashable {
 
     private mutating func derive() {
         cacheControl = CacheControl(responseHeaders: response.headers)
+        varyKey = VaryKey(responseHeaders: response.headers, requestHeaders: requestHeaders)
         dateValue = HTTPDate.parse(response.headers["Date"] ?? "") ?? responseTime
         ageValue = ResponseAge.ageValue(of: response.headers)
         privateLifetime = FreshnessLifetime(

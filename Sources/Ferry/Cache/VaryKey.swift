@@ -34,9 +34,11 @@ enum VaryKey: Sendable, Hashable {
     ///   - requestHeaders: The new request's header fields.
     /// - Returns: `true` when every nominated field matches; never for `Vary: *`.
     static func matches(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
-        let storedKey = VaryKey(responseHeaders: stored.response.headers, requestHeaders: stored.requestHeaders)
-        guard storedKey != .never else { return false }
-        return storedKey == VaryKey(responseHeaders: stored.response.headers, requestHeaders: requestHeaders)
+        switch stored.varyKey {
+        case .never: false
+        case .fields(let fields):
+            fields.allSatisfy { name, value in normalisedValue(of: name, in: requestHeaders) == value }
+        }
     }
 
     /// The lowercased field names of every `Vary` line, without duplicates.

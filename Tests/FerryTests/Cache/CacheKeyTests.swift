@@ -22,6 +22,20 @@ struct CacheKeyTests {
         #expect(Self.uri(url) == expected)
     }
 
+    @Test(arguments: [
+        "HTTPS://Example.COM/a", "https://example.com:443/a", "http://example.com:80/a", "http://Example.com:8080",
+        "https://example.com:80/a?b#c", "https://example.com", "https://example.com?q=1#f", "http://a.test/%7Ea?x=%2F",
+        "http://a.test/a/../b/./c", "http://a.test:0080/", "http://user:pw@a.test/", "http://[::1]:80/x",
+        "http://127.0.0.1:443/", "https://127.0.0.1:443", "http://a.test/#", "http://a.test/?", "http://a.test/a;b=c",
+        "http://xn--bcher-kva.example/", "https://a.test/~user/ä", "http://a.test/a?b=c&d=%ZZ", "HTTP://A.Test:80",
+    ])
+    func theTextFastPathAgreesWithURLComponents(url: String) throws {
+        let url = try #require(URL(string: url))
+        if let fast = CacheKey.plainHTTPURI(url.absoluteString) {
+            #expect(fast == CacheKey.componentsURI(url))
+        }
+    }
+
     @Test(arguments: ["/relative", "mailto:someone@example.com", "file:///tmp/x"])
     func aURLWithoutHostHasNoKey(url: String) {
         #expect(CacheKey(method: .get, url: URL(string: url)!) == nil)

@@ -14,10 +14,10 @@ enum CacheFile {
     /// The most bytes one `read` or `write` call moves.
     static let chunkSize = 64 * 1024
 
-    /// Reads the file at `url`, which must hold exactly `expectedCount` bytes.
+    /// Reads the file at `path`, which must hold exactly `expectedCount` bytes when given.
     /// - Returns: The bytes, or `nil` when the file is missing, unreadable or of another length.
-    static func contents(of url: URL, expectedCount: Int? = nil) -> Data? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    static func contents(of path: String, expectedCount: Int? = nil) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

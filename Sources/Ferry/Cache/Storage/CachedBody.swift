@@ -7,7 +7,8 @@ import Foundation
 public struct CachedBody: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case data(Data)
-        case file(URL, byteCount: Int, checksum: UInt64?)
+        /// A file by path (a `URL` built per hit cost more than reading the file: `cached-sequential`, disk).
+        case file(path: String, byteCount: Int, checksum: UInt64?)
     }
 
     let storage: Storage
@@ -25,7 +26,7 @@ public struct CachedBody: Sendable, Hashable {
     ///   - byteCount: The body's length: a file of another length reads as a miss.
     /// - Returns: The body.
     public static func file(_ url: URL, byteCount: Int) -> CachedBody {
-        CachedBody(storage: .file(url, byteCount: byteCount, checksum: nil))
+        CachedBody(storage: .file(path: url.path, byteCount: byteCount, checksum: nil))
     }
 
     /// The body's length in bytes.
@@ -48,8 +49,8 @@ public struct CachedBody: Sendable, Hashable {
         switch storage {
         case .data(let data):
             return data
-        case .file(let url, let byteCount, let checksum):
-            guard let data = CacheFile.contents(of: url, expectedCount: byteCount) else { return nil }
+        case .file(let path, let byteCount, let checksum):
+            guard let data = CacheFile.contents(of: path, expectedCount: byteCount) else { return nil }
             if let checksum, CacheChecksum.of(data) != checksum { return nil }
             return data
         }

@@ -122,7 +122,7 @@ private struct RecordReader {
 
     mutating func integer() -> UInt64? {
         guard let bytes = take(8) else { return nil }
-        return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        return UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
     }
 
     /// An integer that counts something in this file (fields, bytes): never more than the bytes it has.
@@ -133,7 +133,8 @@ private struct RecordReader {
 
     mutating func string() -> String? {
         guard let length = count(), let bytes = take(length) else { return nil }
-        return String(bytes: bytes, encoding: .utf8)
+        // The record's checksum has already vouched for its bytes.
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     mutating func headers() -> HTTPHeaders? {
