@@ -92,4 +92,17 @@ struct CacheVaryTests {
         #expect(VaryKey.nominatedFields(["Vary": "Accept, accept , ,Origin"]) == ["accept", "origin"])
         #expect(VaryKey.nominatedFields([:]).isEmpty)
     }
+
+    @Test(arguments: [
+        "gzip", "gzip, deflate", "gzip,deflate", "gzip ,deflate", "gzip,  deflate", " gzip", "gzip ", "gzip,", ",gzip",
+        "a, , b", "a,\tb", "a b, c d", "", "a, b, c", "a,, b", "a ,b", "\ta",
+    ])
+    func aLineCalledNormalIsItsOwnNormalForm(line: String) {
+        if VaryKey.isNormalised(line) {
+            #expect(VaryKey.normalised([line]) == line)
+        }
+        if ["gzip", "gzip, deflate", "a b, c d", "a, b, c"].contains(line) {
+            #expect(VaryKey.isNormalised(line), "the common forms take the short path")
+        }
+    }
 }
