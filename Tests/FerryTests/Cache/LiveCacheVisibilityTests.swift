@@ -31,8 +31,10 @@ private final class TaggedRoute: Sendable {
     }
 }
 
-@Suite("What the cache did, in monitors and timelines, on both transports", .timeLimit(.minutes(1)))
+@Suite("What the cache did, in monitors, timelines and HAR, on both transports", .timeLimit(.minutes(1)))
 struct LiveCacheVisibilityTests {
+    private typealias Object = [String: Any]
+
     private static func live(
         _ transport: TransportKind, route: TaggedRoute, monitor: RecordingMonitor? = nil, cache: Bool = true
     ) throws -> LiveServer {
@@ -42,6 +44,27 @@ struct LiveCacheVisibilityTests {
         }
         live.server.setRoute("/tagged", route.handler)
         return live
+    }
+
+    /// The entries of a response's HAR document.
+    private static func entries<Value>(
+        _ response: DataResponse<Value>, includingBody: Bool = false
+    ) throws
+        -> [Object]
+    {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: response.har(includingBody: includingBody)) as? Object)
+        return try #require((root["log"] as? Object)?["entries"] as? [Object])
+    }
+
+    /// A JSON number, however `JSONSerialization` read it.
+    private static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let value as Int: Double(value)
+        case let value as Double: value
+        case let value as NSNumber: value.doubleValue
+        default: nil
+        }
     }
 
     // MARK: Event monitors
@@ -157,5 +180,93 @@ struct LiveCacheVisibilityTests {
         let decided = try #require(timeline.cacheDecided)
         let head = try #require(timeline.attempts.last?.responseStart)
         #expect(head <= decided && decided <= timeline.requestCompleted)
+    }
+
+    // MARK: HAR
+
+    @Test(arguments: TransportKind.allCases) func aHitIsAnEntryOfItsOwnWithTheCacheFilled(
+        transport: TransportKind
+    ) async throws {
+        let live = try Self.live(transport, route: TaggedRoute(maxAge: 600))
+        let miss = await live.session.get("tagged", query: [.init(name: "q", value: "1")]).response
+        let hit = await live.session.get("tagged", query: [.init(name: "q", value: "1")]).response
+        #expect(hit.metrics.cacheStatus == .hit)
+
+        let entries = try Self.entries(hit, includingBody: true)
+
+        #expect(entries.count == 1, "the cache's answer, though nothing was sent")
+        let entry = try #require(entries.first)
+        let cache = try #require(entry["cache"] as? Object)
+        #expect((cache["comment"] as? String)?.hasPrefix("hit") == true)
+        let after = try #require(cache["afterRequest"] as? Object)
+        #expect(after["eTag"] as? String == "\"v1\"")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        #expect(parser.date(from: after["lastAccess"] as? String ?? "") != nil)
+        #expect(entry["comment"] as? String == "answered by the cache")
+        let request = try #require(entry["request"] as? Object)
+        #expect(request["method"] as? String == "GET")
+        #expect((request["url"] as? String)?.hasSuffix("/tagged?q=1") == true)
+        #expect((request["queryString"] as? [Object])?.first?["name"] as? String == "q")
+        let response = try #require(entry["response"] as? Object)
+        #expect(response["status"] as? Int == 200)
+        #expect((response["content"] as? Object)?["text"] as? String == "tagged", "the stored body")
+        let timings = try #require(entry["timings"] as? Object)
+        #expect(Self.number(timings["blocked"]) == -1, "no slot was waited for")
+        for key in ["send", "wait", "receive"] { #expect((Self.number(timings[key]) ?? -1) >= 0, "\(key)") }
+
+        let missEntries = try Self.entries(miss)
+        #expect(missEntries.count == 1)
+        let missCache = try #require(missEntries.first?["cache"] as? Object)
+        #expect((missCache["comment"] as? String)?.hasPrefix("miss") == true)
+        #expect(missCache["afterRequest"] == nil)
+    }
+
+    @Test(arguments: TransportKind.allCases) func aRevalidatedEntryIsThe304WithTheCacheFilled(
+        transport: TransportKind
+    ) async throws {
+        let live = try Self.live(transport, route: TaggedRoute(maxAge: 0))
+        _ = await live.session.get("tagged").response
+
+        let entries = try Self.entries(await live.session.get("tagged").response)
+
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect((entry["response"] as? Object)?["status"] as? Int == 304, "what the server answered")
+        let cache = try #require(entry["cache"] as? Object)
+        #expect((cache["comment"] as? String)?.hasPrefix("revalidated") == true)
+        #expect((cache["afterRequest"] as? Object)?["eTag"] as? String == "\"v1\"")
+    }
+
+    @Test(arguments: TransportKind.allCases) func withoutACacheTheCacheFieldStaysEmpty(
+        transport: TransportKind
+    ) async throws {
+        let live = try Self.live(transport, route: TaggedRoute(maxAge: 600), cache: false)
+
+        let entries = try Self.entries(await live.session.get("tagged").response)
+
+        #expect(entries.count == 1)
+        let cache = try #require(entries.first?["cache"] as? Object)
+        #expect(cache.isEmpty, "{} without a cache: \(cache)")
+    }
+
+    @Test(arguments: TransportKind.allCases) func theCachesOwn504IsAnEntryWithoutAStoredResponse(
+        transport: TransportKind
+    ) async throws {
+        let route = TaggedRoute(maxAge: 600)
+        let live = try Self.live(transport, route: route)
+        var request = Request(url: live.server.url("/tagged"))
+        request.cachePolicy = .onlyIfCached
+
+        let response = await live.session.request(request).unvalidated().response
+        let entries = try Self.entries(response)
+
+        #expect(response.metrics.cacheStatus == .unsatisfiable)
+        #expect(route.count == 0)
+        #expect(entries.count == 1)
+        #expect((entries.first?["response"] as? Object)?["status"] as? Int == 504)
+        let cache = try #require(entries.first?["cache"] as? Object)
+        #expect((cache["comment"] as? String)?.hasPrefix("unsatisfiable") == true)
+        #expect(cache["afterRequest"] == nil, "no stored response answered")
     }
 }
