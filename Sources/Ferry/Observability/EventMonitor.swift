@@ -1,4 +1,5 @@
-/// Watches what a session's requests do: created, adapted, each attempt, each head, redirects, retries, the end.
+/// Watches what a session's requests do: created, adapted, the cache's decision, each attempt, each head, redirects,
+/// retries, the end.
 ///
 /// Every method has a default that does nothing: implement those you need. A session delivers events to each of its
 /// monitors (``Session/Configuration/eventMonitors``) in order, on a task of that monitor's own, through a buffer:
@@ -19,6 +20,23 @@ public protocol EventMonitor: Sendable {
     ///   - request: The request as made.
     ///   - id: The request's identity.
     func requestCreated(_ request: Request, id: RequestID) async
+
+    /// The session's ``HTTPCache`` settled where the response comes from (``Metrics/cacheStatus``,
+    /// ``Timeline/cacheDecided``): once per request that consulted the cache (a `GET` read into memory, in a session
+    /// with a cache).
+    ///
+    /// ``CacheStatus/hit``, ``CacheStatus/staleHit`` and ``CacheStatus/unsatisfiable`` come from the lookup, before
+    /// anything is sent, and no attempt follows; ``CacheStatus/miss`` comes from the lookup when nothing stored
+    /// could answer, before the first attempt. When a stored response had to be revalidated, the decision comes
+    /// after the conditional request's answer: ``CacheStatus/revalidated`` (a `304`), ``CacheStatus/staleHit`` (the
+    /// server failed and `stale-if-error` let the stored response answer) or ``CacheStatus/miss`` (the server's new
+    /// response answers). A request that fails while revalidating, with nothing stored allowed to stand in, ends
+    /// without this event.
+    /// - Parameters:
+    ///   - status: Where the response comes from.
+    ///   - request: The request looked up (defaults applied, before interceptors adapt it).
+    ///   - id: The request's identity.
+    func cacheDecided(_ status: CacheStatus, for request: Request, id: RequestID) async
 
     /// The interceptors adapted the request for an attempt (only when there are interceptors).
     /// - Parameters:
@@ -74,6 +92,13 @@ extension EventMonitor {
     ///   - request: The request.
     ///   - id: Its identity.
     public func requestCreated(_ request: Request, id: RequestID) async {}
+
+    /// Does nothing.
+    /// - Parameters:
+    ///   - status: Where the response comes from.
+    ///   - request: The request.
+    ///   - id: Its identity.
+    public func cacheDecided(_ status: CacheStatus, for request: Request, id: RequestID) async {}
 
     /// Does nothing.
     /// - Parameters:

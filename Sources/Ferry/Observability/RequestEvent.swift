@@ -1,6 +1,7 @@
 /// One event for the monitors, as a value that goes through each monitor's buffer.
 enum RequestEvent: Sendable {
     case created(Request)
+    case cacheDecided(CacheStatus, Request)
     case adapted(Request, attempt: Int)
     case attemptStarted(Request, attempt: Int)
     case responseHead(HTTPResponse, attempt: Int)
@@ -21,6 +22,7 @@ enum RequestEvent: Sendable {
     func deliver(to monitor: any EventMonitor, id: RequestID) async {
         switch self {
         case .created(let request): await monitor.requestCreated(request, id: id)
+        case .cacheDecided(let status, let request): await monitor.cacheDecided(status, for: request, id: id)
         case .adapted(let request, let attempt): await monitor.requestAdapted(request, attempt: attempt, id: id)
         case .attemptStarted(let request, let attempt): await monitor.attemptStarted(request, attempt: attempt, id: id)
         case .responseHead(let head, let attempt): await monitor.responseHeadReceived(head, attempt: attempt, id: id)

@@ -18,7 +18,8 @@ protocol TransferObserver: Sendable {
     ///   - id: The request's identity.
     func willSend(_ request: inout Request, id: RequestID)
 
-    /// Something happened to the request: made, adapted, an attempt, a head, a redirect, a retry, the end.
+    /// Something happened to the request: made, the cache's decision, adapted, an attempt, a head, a redirect, a
+    /// retry, the end.
     /// - Parameters:
     ///   - event: What happened.
     ///   - id: The request's identity.

@@ -40,6 +40,8 @@ final class Exchange: @unchecked Sendable {
     var slot: Slot?
     /// Where the response came from, when the session's cache was consulted.
     var cacheStatus: CacheStatus?
+    /// When the cache settled ``cacheStatus`` (``Timeline/cacheDecided``); `nil` until it did.
+    var cacheDecided: ContinuousClock.Instant?
     /// What the body's reader stores in the cache once the body is read, when the response may be stored.
     var cacheWrite: Pipeline.CacheWrite?
 
@@ -61,7 +63,7 @@ final class Exchange: @unchecked Sendable {
         let now = ContinuousClock.now
         let timeline = Timeline(
             startDate: startDate, requestStart: start, firstResponseByte: firstResponseByte,
-            requestCompleted: now, recorded: attemptsEnded(at: now, error: error))
+            requestCompleted: now, recorded: attemptsEnded(at: now, error: error), cacheDecided: cacheDecided)
         let metrics = Metrics(
             bytesSent: bytesSent, bytesReceived: bytesReceived, redirectCount: max(0, urls.count - 1), urls: urls,
             transactions: transactions, retryCount: attempt - 1, cacheStatus: cacheStatus)

@@ -112,10 +112,10 @@ final class Pipeline: Sendable {
             exchange.cacheStatus = .miss
             switch await lookUp(prepared.request, in: cache) {
             case .answer(let answer, let status):
-                exchange.cacheStatus = status
+                settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
                 return served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file)
             case .revalidate(let entry): revalidating = entry
-            case .send: break
+            case .send: settleCache(.miss, for: prepared.request, exchange: exchange, id: controls.id)
             }
         }
         let base: Request
@@ -143,7 +143,7 @@ final class Pipeline: Sendable {
                     case (let stored?, let status, _) = await revalidated(
                         entry, by: nil, for: request, in: cache, requestTime: requestTime)
                 {
-                    exchange.cacheStatus = status
+                    settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
                     return served(stored, prepared: prepared, validation: validation, exchange: exchange, file: file)
                 }
                 guard !prepared.hasOneShotBody,
@@ -178,6 +178,10 @@ final class Pipeline: Sendable {
                 let delay = try await retryDelay(
                     after: rejection, sent: request, chain: chain, controls: controls, exchange: exchange)
             else {
+                if let status = exchange.cacheStatus, exchange.cacheDecided == nil {
+                    // A revalidation's outcome (or a miss after it), settled with the answer.
+                    settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
+                }
                 return Opened(
                     answer, prepared: prepared, rejection: rejection, exchange: exchange, validation: validation,
                     file: file)

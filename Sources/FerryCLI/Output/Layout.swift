@@ -71,7 +71,7 @@ struct Layout {
     /// `--timeline`'s waterfall, on standard error.
     func printTimeline(_ timeline: Timeline, metrics: Metrics) {
         guard options.showsTimeline else { return }
-        console.err.write(Waterfall(timeline, redirects: metrics.redirectCount).render())
+        console.err.write(Waterfall(timeline, redirects: metrics.redirectCount, cache: metrics.cacheStatus).render())
     }
 
     /// The request body for a person.

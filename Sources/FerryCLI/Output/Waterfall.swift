@@ -7,6 +7,9 @@ import Ferry
 /// waiting    ██████████████████                 12.3 ms  sent → first byte
 /// receiving                    ████████████     10.1 ms  first byte → last byte
 /// ```
+///
+/// With a cache, a `cache` phase shows its decision: from the start to the end of the lookup (a hit, whose body then
+/// comes `from the cache`, or a miss, sent after it), or from a conditional request's answer to the verdict.
 struct Waterfall {
     /// One phase: where it starts and ends, from the request's start.
     struct Phase {
@@ -20,20 +23,48 @@ struct Waterfall {
     var total: Duration
     var width = 40
 
-    /// The phases of a response's timeline.
-    init(_ timeline: Timeline, redirects: Int) {
+    /// The phases of a response's timeline, with the cache's decision when a cache decided (`cache`, from the
+    /// response's metrics, names it).
+    init(_ timeline: Timeline, redirects: Int, cache: CacheStatus? = nil) {
         let start = timeline.requestStart
         let total = timeline.requestDuration
         var phases: [Phase] = []
-        if let first = timeline.firstResponseByte {
+        let decided = timeline.cacheDuration
+        let sent = timeline.attempts.first.map { start.duration(to: $0.start) }
+        if let decided, sent.map({ decided <= $0 }) ?? true {
+            // Decided by the lookup, before anything was sent.
+            phases.append(Phase(label: "cache", start: .zero, end: decided, note: "lookup → " + Self.name(cache)))
+        }
+        if let decided, sent == nil {
+            phases.append(Phase(label: "receiving", start: decided, end: total, note: "from the cache"))
+        } else if let first = timeline.firstResponseByte {
             let head = start.duration(to: first)
             let hops = redirects > 0 ? " (\(redirects) redirect\(redirects == 1 ? "" : "s"))" : ""
-            phases.append(Phase(label: "waiting", start: .zero, end: head, note: "sent → first byte" + hops))
+            phases.append(
+                Phase(label: "waiting", start: phases.last?.end ?? .zero, end: head, note: "sent → first byte" + hops))
             phases.append(Phase(label: "receiving", start: head, end: total, note: "first byte → last byte"))
         } else {
-            phases.append(Phase(label: "request", start: .zero, end: total, note: "no response"))
+            phases.append(Phase(label: "request", start: phases.last?.end ?? .zero, end: total, note: "no response"))
+        }
+        if let decided, let sent, decided > sent {
+            // Decided by the answer to a conditional request: from the last head (or failure) to the decision.
+            let last = timeline.attempts.last.map { start.duration(to: $0.responseStart ?? $0.end) } ?? decided
+            phases.append(
+                Phase(label: "cache", start: min(last, decided), end: decided, note: "answer → " + Self.name(cache)))
         }
         self.init(phases: phases, total: total)
+    }
+
+    /// A cache status as the waterfall names it.
+    private static func name(_ status: CacheStatus?) -> String {
+        switch status {
+        case .hit: "hit"
+        case .staleHit: "stale hit"
+        case .revalidated: "revalidated"
+        case .miss: "miss"
+        case .unsatisfiable: "unsatisfiable (504)"
+        case nil: "decided"
+        }
     }
 
     init(phases: [Phase], total: Duration, width: Int = 40) {

@@ -49,5 +49,21 @@ struct MetricsTraitTests {
         try await waitUntil { metrics.counterTotal(label: "http.client.retries") == 1 }
         #expect(calls.count == 2)
     }
+
+    @Test func theCachesDecisionsAreCountedByStatus() async throws {
+        let metrics = TestMetrics()
+        let session = Session(
+            configuration: .init(
+                transport: InMemoryTransport(responding: { _ in
+                    StubResponse(headers: ["Cache-Control": "max-age=600"], body: Data("ok".utf8))
+                }),
+                eventMonitors: [MetricsEventMonitor(factory: metrics)], cache: HTTPCache()))
+        for _ in 0..<3 { _ = try await session.get("http://stub.test/cached").serializingData() }
+        try await waitUntil { metrics.counterTotal(label: "ferry.cache.requests") == 3 }
+        let server = ("server.address", "stub.test")
+        #expect(
+            metrics.counterTotal(label: "ferry.cache.requests", dimensions: [("ferry.cache", "miss"), server]) == 1)
+        #expect(metrics.counterTotal(label: "ferry.cache.requests", dimensions: [("ferry.cache", "hit"), server]) == 2)
+    }
 }
 #endif

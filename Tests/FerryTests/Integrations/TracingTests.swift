@@ -35,6 +35,24 @@ struct TracingTests {
         #expect(seen.values == [span.traceID, span.traceID])
     }
 
+    @Test func theCachesDecisionIsOnTheSpan() async throws {
+        let tracer = InMemoryTracer()
+        var configuration = Session.Configuration(
+            transport: InMemoryTransport(responding: { _ in
+                StubResponse(headers: ["Cache-Control": "max-age=600"], body: Data("ok".utf8))
+            }),
+            cache: HTTPCache())
+        configuration.tracer = tracer
+        let session = Session(configuration: configuration)
+        _ = try await session.get("http://127.0.0.1:8080/cached").serializingData()
+        _ = try await session.get("http://127.0.0.1:8080/cached").serializingData()
+        _ = try await session.post("http://127.0.0.1:8080/cached").serializingData()
+        let spans = tracer.finishedSpans
+        #expect(spans.count == 3)
+        #expect(
+            spans.map { $0.attributes["ferry.cache"]?.toSpanAttribute() } == [.string("miss"), .string("hit"), nil])
+    }
+
     @Test func theSpanIsAChildOfTheCallersAndFailuresAreErrors() async throws {
         let tracer = InMemoryTracer()
         var configuration = Session.Configuration(transport: InMemoryTransport(responding: { _ in .status(500) }))

@@ -19,6 +19,9 @@ final class RecordingMonitor: EventMonitor {
     }
 
     func requestCreated(_ request: Request, id: RequestID) async { record(id, "created \(request.url.path)") }
+    func cacheDecided(_ status: CacheStatus, for request: Request, id: RequestID) async {
+        record(id, "cache \(status) \(request.url.path)")
+    }
     func requestAdapted(_ request: Request, attempt: Int, id: RequestID) async { record(id, "adapted \(attempt)") }
     func attemptStarted(_ request: Request, attempt: Int, id: RequestID) async { record(id, "attempt \(attempt)") }
     func responseHeadReceived(_ response: HTTPResponse, attempt: Int, id: RequestID) async {

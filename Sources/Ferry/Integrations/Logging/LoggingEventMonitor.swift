@@ -10,7 +10,9 @@ public import Logging
 /// not inspected: keep secrets out of URLs.
 ///
 /// Metadata keys: `ferry.request_id`, `http.request.method`, `url.full`, `http.response.status_code`,
-/// `ferry.duration_ms`, `ferry.attempts`, `ferry.redirects`, `error.type`, `ferry.retry_delay_ms`.
+/// `ferry.duration_ms`, `ferry.attempts`, `ferry.redirects`, `ferry.cache` (the ``CacheStatus``, when the session's
+/// cache decided: the request's one line carries it, so the cache's decision adds no line of its own),
+/// `error.type`, `ferry.retry_delay_ms`.
 public struct LoggingEventMonitor: EventMonitor {
     /// Where lines go when a request has no logger of its own.
     public let logger: Logger

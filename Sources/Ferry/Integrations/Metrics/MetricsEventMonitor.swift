@@ -8,7 +8,9 @@ import Metrics
 ///   byte), with dimensions `http.request.method`, `http.response.status_code` (the status class, `2xx`…, or
 ///   `error` when no response came) and `server.address`;
 /// - `http.client.active_requests`: a gauge of requests between their first attempt and their end;
-/// - `http.client.retries` and `http.client.timeouts`: counters, with dimension `server.address`.
+/// - `http.client.retries` and `http.client.timeouts`: counters, with dimension `server.address`;
+/// - `ferry.cache.requests`: a counter per request the session's cache decided, with dimensions `ferry.cache` (the
+///   ``CacheStatus``: `hit`, `staleHit`, `revalidated`, `miss`, `unsatisfiable`) and `server.address`.
 ///
 /// Requests waiting for a per-host slot are not counted: Ferry has no per-host limit yet.
 public final class MetricsEventMonitor: EventMonitor {
@@ -27,6 +29,14 @@ public final class MetricsEventMonitor: EventMonitor {
     public func attemptStarted(_ request: Request, attempt: Int, id: RequestID) async {
         guard running.withLock({ $0.insert(id).inserted }) else { return }
         active.increment()
+    }
+
+    /// Counts the request under its cache status.
+    public func cacheDecided(_ status: CacheStatus, for request: Request, id: RequestID) async {
+        Counter(
+            label: "ferry.cache.requests", dimensions: [("ferry.cache", "\(status)")] + Self.server(request),
+            factory: factory
+        ).increment()
     }
 
     /// Counts the retry.

@@ -4,8 +4,9 @@ import Tracing
 
 /// A client span per logical request (the `Tracing` trait), as an observer of the transfer (``TransferObserver``),
 /// like the event monitors: OpenTelemetry's stable attribute names, an event per retry and per redirect, error
-/// status from 400 on, and `traceparent`/`tracestate` (whatever the bootstrapped instrument writes) injected on every
-/// attempt and every hop.
+/// status from 400 on, `ferry.cache` (``CacheStatus``: `hit`, `staleHit`, `revalidated`, `miss`, `unsatisfiable`)
+/// when the session's cache decided, and `traceparent`/`tracestate` (whatever the bootstrapped instrument writes)
+/// injected on every attempt and every hop.
 ///
 /// The span starts in the task that sends the request, as a child of that task's `ServiceContext`, and ends with the
 /// transfer (before any awaiter gets its outcome).
@@ -46,6 +47,8 @@ final class RequestTracing: TransferObserver {
             let reason = "\(failure.error.reason)"
             span(id, ending: false)?.addEvent(
                 SpanEvent(name: "http.retry", attributes: ["error.type": .string(reason)]))
+        case .cacheDecided(let status, _):
+            span(id, ending: false)?.attributes["ferry.cache"] = "\(status)"
         case .completed(let completion), .cancelled(let completion):
             guard let span = span(id, ending: true) else { return }
             Self.finish(span, with: completion)

@@ -71,10 +71,24 @@ extension HAR {
         var encoding: String?
     }
 
-    /// No cache information: Ferry has no cache.
-    struct Cache: Encodable {}
+    /// What the session's cache did for an entry: empty (`{}`) without a cache and on every entry but the final
+    /// one; on the final entry, `comment` names the ``CacheStatus``, and `afterRequest` describes the stored response
+    /// that answered (a hit, a stale hit, a revalidation).
+    struct Cache: Encodable {
+        var afterRequest: CacheEntry?
+        var comment: String?
+    }
+
+    /// A stored response's state: `lastAccess`, the moment the cache decided; `eTag`, its `ETag` (empty without
+    /// one). HAR's `hitCount` and `expires` are left out: Ferry's cache counts no hits, and a stored response's
+    /// expiry depends on the request that asks.
+    struct CacheEntry: Encodable {
+        var lastAccess: String
+        var eTag: String
+    }
 
     struct Timings: Encodable {
+        /// The wait for a slot under the session's limits; -1 for the cache's answer, which waits for none.
         var blocked: Double
         var dns = -1.0
         var connect = -1.0

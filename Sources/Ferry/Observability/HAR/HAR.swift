@@ -10,6 +10,15 @@ import Foundation
 /// to the end of the body, and `dns`, `connect` and `ssl` are -1 (not measured). Header and cookie values of the
 /// redacted names are replaced by `***`, as is a password in a URL; `headersSize` is -1 (Ferry never sees the raw
 /// head); a response body is included only when asked, for the final request.
+///
+/// With the session's ``HTTPCache``, the final entry's `cache` says what it did (``Metrics/cacheStatus``): its
+/// `comment` names the status, and when a stored response answered (a hit, a stale hit, a revalidation)
+/// `afterRequest` gives that response's `eTag` (empty without one) and `lastAccess`, the moment the cache decided
+/// (``Timeline/cacheDecided``); `hitCount` and `expires` are left out (Ferry counts no hits, and a stored response's
+/// expiry depends on the request that asks). An answer the cache gave in place of the server's (a hit, a stale hit,
+/// the cache's `504` for `only-if-cached`) is an entry of its own, after any attempt: the request as sent, the
+/// stored response, `blocked` -1, `wait` until the cache decided, `receive` to the end. Without a cache, and on
+/// every other entry, `cache` is `{}`.
 public enum HAR {
     /// The header names whose values an export hides by default: ``Request/sensitiveHeaderNames``
     /// (`Authorization`, `Cookie`, `Proxy-Authorization`) and `Set-Cookie`.
@@ -20,12 +29,17 @@ public enum HAR {
 
     /// Encodes the document of a finished request.
     /// - Parameters:
-    ///   - timeline: The request's timeline, whose attempts become the entries.
+    ///   - response: The finished request: its timeline's attempts become the entries, with one more for an answer
+    ///     the cache gave in place of the server's; its ``Metrics/cacheStatus`` fills the final entry's `cache`.
     ///   - body: The final response's body, when it is to be included.
     ///   - redacted: The header names whose values are hidden.
     /// - Returns: The JSON document.
-    static func encode(_ timeline: Timeline, body: Data?, redacting redacted: Set<String>) -> Data {
-        let builder = Builder(timeline: timeline, body: body, redacted: Set(redacted.map { $0.lowercased() }))
+    static func encode<Value>(
+        _ response: DataResponse<Value>, body: Data?, redacting redacted: Set<String>
+    ) -> Data {
+        let builder = Builder(
+            timeline: response.timeline, body: body, redacted: Set(redacted.map { $0.lowercased() }),
+            cacheStatus: response.metrics.cacheStatus, request: response.request, response: response.response)
         let document = Document(log: Log(entries: builder.entries()))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -49,7 +63,7 @@ extension DataResponse {
     ///     is not UTF-8); `false` by default.
     /// - Returns: The document, UTF-8 JSON.
     public func har(redacting redacted: Set<String> = HAR.sensitiveHeaderNames, includingBody: Bool = false) -> Data {
-        HAR.encode(timeline, body: includingBody ? data : nil, redacting: redacted)
+        HAR.encode(self, body: includingBody ? data : nil, redacting: redacted)
     }
 }
 
