@@ -39,6 +39,15 @@ public enum FerryCLI {
             console.out.write(CurlCommand.make(plan, options: options) + "\n")
             return ExitCode.success.rawValue
         }
-        return await Invocation(options: options, plan: plan, layout: layout).run().rawValue
+        var cache: HTTPCache?
+        if let directory = options.cacheDirectory {
+            do {
+                cache = HTTPCache(storage: try DiskCacheStorage(directory: URL(fileURLWithPath: directory)))
+            } catch {
+                layout.printError("--cache \(directory): \(error.localizedDescription)")
+                return ExitCode.usage.rawValue
+            }
+        }
+        return await Invocation(options: options, plan: plan, layout: layout, cache: cache).run().rawValue
     }
 }

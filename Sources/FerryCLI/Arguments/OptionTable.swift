@@ -74,6 +74,10 @@ extension OptionSpec {
             options.totalTimeout = try seconds(value, for: "--max-time")
         },
         OptionSpec(nil, "check-status") { options, _ in options.checksStatus = true },
+        OptionSpec(nil, "cache", value: "DIR") { options, value in
+            guard !value.isEmpty else { throw UsageError("--cache takes a directory") }
+            options.cacheDirectory = value
+        },
         OptionSpec("h", "help") { options, _ in options.showsHelp = true },
         OptionSpec(nil, "version") { options, _ in options.showsVersion = true },
     ]

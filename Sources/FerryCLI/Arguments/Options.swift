@@ -62,4 +62,6 @@ struct Options: Equatable, Sendable {
     var totalTimeout: Double?
     /// `--check-status`: 3xx, 4xx and 5xx answers exit non-zero.
     var checksStatus = false
+    /// `--cache DIR`: an HTTP cache on disk in DIR, kept between runs.
+    var cacheDirectory: String?
 }

@@ -18,7 +18,9 @@ struct FetchCommand {
         }
         layout.printTimeline(response.timeline, metrics: response.metrics)
         if let error = response.error { return invocation.fail(error) }
-        layout.note(invocation.summary(bytes: response.metrics.bytesReceived, timeline: response.timeline))
+        layout.note(
+            invocation.summary(
+                bytes: response.metrics.bytesReceived, timeline: response.timeline, cache: response.metrics.cacheStatus))
         return response.response.map(invocation.checkStatus) ?? .success
     }
 }

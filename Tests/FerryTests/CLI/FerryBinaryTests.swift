@@ -57,6 +57,32 @@ struct FerryBinaryTests {
         #expect(run.err.contains("POST /anything?q=a%20b HTTP/1.1"))  // -v shows the request, on standard error
     }
 
+    @Test("--cache DIR: a second run answers from the disk cache without the server; max-age=0 revalidates")
+    func cache() async throws {
+        defer {
+            server.shutDownInBackground()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let cache = directory.appendingPathComponent("cache").path
+        let first = try await FerryBinary.run(["--cache", cache, url("/cache?etag=v1&max-age=600")])
+        let second = try await FerryBinary.run(["--cache", cache, url("/cache?etag=v1&max-age=600")])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.err.contains(", from the server"))
+        #expect(second.err.contains(", from the cache"))
+        #expect(second.out == first.out, "the stored body, printed as the first run printed it")
+        #expect(second.err.contains("Age: "), "a hit says how old it is")
+        #expect(server.receivedRequests.filter { $0.path == "/cache" }.count == 1)
+
+        _ = try await FerryBinary.run(["--cache", cache, url("/cache?etag=v2&max-age=0")])
+        let revalidated = try await FerryBinary.run(["--cache", cache, url("/cache?etag=v2&max-age=0")])
+        #expect(revalidated.err.contains(", from the cache (revalidated)"))
+        #expect(server.receivedRequests.last?.header("If-None-Match") == "\"v2\"")
+
+        let unusable = try await FerryBinary.run(["--cache", "/dev/null/cache", url("/get")])
+        #expect(unusable.status == 2, "a directory that cannot be made is a usage error")
+        #expect(unusable.err.contains("--cache /dev/null/cache"))
+    }
+
     @Test("--form, -F file uploads, -d @file and -d @- send their bodies")
     func bodies() async throws {
         defer { server.shutDownInBackground() }
