@@ -83,6 +83,28 @@ public final class HTTPCache: Sendable {
         await storage.setEntries(others + [updated], for: key.description)
     }
 
+    /// Applies a `HEAD` response to the stored `GET` response it could have been chosen for (§4.3.5): updates its
+    /// head when the validators and length agree, drops it when they do not.
+    func freshen(with head: HTTPResponse, for request: Request, requestTime: Date, responseTime: Date) async {
+        guard head.statusCode == 200, let key = CacheKey(method: .get, url: request.url) else { return }
+        let entries = await storage.entries(for: key.description)
+        let matching = entries.filter { VaryKey.matches($0.stored, requestHeaders: request.headers) }
+        guard let chosen = CacheLookup.mostRecent(matching.map(\.stored)),
+            let entry = entries.first(where: { $0.stored == chosen })
+        else { return }
+        let others = entries.filter { $0 != entry }
+        switch HeadFreshening.decide(chosen, head: head, requestTime: requestTime, responseTime: responseTime) {
+        case .update(let freshened):
+            var updated = entry
+            updated.stored = freshened
+            await storage.setEntries(others + [updated], for: key.description)
+        case .invalidate:
+            await storage.setEntries(others, for: key.description)
+        case .unchanged:
+            break
+        }
+    }
+
     /// Drops a stored response whose body can no longer be read (its file is gone or corrupt).
     func remove(_ entry: CachedResponse, for request: Request) async {
         guard let key = CacheKey(method: .get, url: request.url) else { return }

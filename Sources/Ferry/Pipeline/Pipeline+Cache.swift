@@ -99,12 +99,18 @@ extension Pipeline {
             exchange: exchange, validation: validation, file: file)
     }
 
-    /// After the server's answer to `request`: invalidates what an unsafe request changed, and notes a `GET`'s
-    /// response for storing once its body is read (not after a redirect: it would be filed under the first URL).
+    /// After the server's answer to `request`: invalidates what an unsafe request changed, freshens or drops the
+    /// stored `GET` response a `HEAD` response speaks for (§4.3.5), and notes a `GET`'s response for storing once
+    /// its body is read (not after a redirect: it would be filed under the first URL).
     func noteForCache(
         _ answer: Answer, request: Request, cache: HTTPCache, requestTime: Date, exchange: Exchange
     ) async {
         let head = answer.response.head
+        if request.method == .head {
+            guard exchange.urls.count <= 1 else { return }
+            await cache.freshen(with: head, for: request, requestTime: requestTime, responseTime: cache.now())
+            return
+        }
         guard request.method == .get else {
             await cache.invalidate(after: request, response: head)
             return

@@ -382,6 +382,40 @@ struct LiveCacheTests {
         #expect(beyond.text == "answer 2")
     }
 
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aHeadResponseFreshensOrDropsTheStoredGet(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
+        // The representation's tag and lifetime, changed by the test between requests.
+        let state = Locked((etag: "\"v1\"", maxAge: 0, gets: 0))
+        let live = try CachedLive(transport, store)
+        live.server.setRoute("/resource") { request in
+            let (etag, maxAge) = state.withLock { state in
+                if request.method == "GET" { state.gets += 1 }
+                return (state.etag, state.maxAge)
+            }
+            return TestResponse(
+                headers: [("Cache-Control", "max-age=\(maxAge)"), ("ETag", etag)], body: .text("body of \(etag)"))
+        }
+
+        _ = await live.session.get("resource").response  // stored, already stale
+        state.withLock { $0.maxAge = 600 }
+        let head = await live.session.head("resource").response
+        let freshened = await live.session.get("resource").response
+
+        #expect(head.statusCode == 200)
+        #expect(freshened.metrics.cacheStatus == .hit, "the HEAD's max-age=600 now applies to the stored GET (§4.3.5)")
+        #expect(freshened.text == "body of \"v1\"")
+        #expect(state.withLock { $0.gets } == 1)
+
+        state.withLock { $0.etag = "\"v2\"" }
+        _ = await live.session.head("resource").response
+        let replaced = await live.session.get("resource").response
+
+        #expect(replaced.metrics.cacheStatus == .miss, "a HEAD with another ETag dropped the stored response")
+        #expect(replaced.text == "body of \"v2\"")
+        #expect(state.withLock { $0.gets } == 2)
+    }
+
     @Test(arguments: TransportKind.allCases) func aDiskCacheAnswersANewSessionAfterARestart(
         transport: TransportKind
     ) async throws {
