@@ -60,13 +60,13 @@ public final class HTTPCache: Sendable {
     /// Stores `response` (with `body`), the answer to `request`, when RFC 9111 §3 allows it, in place of the
     /// stored responses it replaces (the same `Vary` variant).
     func store(
-        _ response: HTTPResponse, body: Data, for request: Request, requestTime: Date, responseTime: Date
+        _ response: HTTPResponse, body: CachedBody, for request: Request, requestTime: Date, responseTime: Date
     ) async {
         guard case .storable = Storability.decide(request: request, response: response, mode: mode),
             let key = CacheKey(method: request.method, url: request.url)
         else { return }
         let entry = CachedResponse(
-            requestHeaders: request.headers, response: response, body: .data(body), requestTime: requestTime,
+            requestHeaders: request.headers, response: response, body: body, requestTime: requestTime,
             responseTime: responseTime)
         let kept = await storage.entries(for: key.description).filter {
             !VaryKey.matches(entry.stored, requestHeaders: $0.requestHeaders)

@@ -36,7 +36,7 @@ extension Pipeline {
         if let error = controls.signal.error { return exchange.outcome(body: body, error: error) }
         if let write = exchange.cacheWrite {
             await write.cache.store(
-                open.head, body: body, for: write.request, requestTime: write.requestTime,
+                open.head, body: .data(body), for: write.request, requestTime: write.requestTime,
                 responseTime: write.responseTime)
         }
         guard open.rejection == nil else { return exchange.outcome(body: body, error: nil) }

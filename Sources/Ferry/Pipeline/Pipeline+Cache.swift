@@ -1,8 +1,8 @@
 import Foundation
 
-/// The pipeline's cache steps (RFC 9111), for a `GET` read into memory when the session has an ``HTTPCache``: look
-/// up before sending, revalidate with a conditional request, store after the body is read (`readData`), invalidate
-/// after an unsafe request.
+/// The pipeline's cache steps (RFC 9111), for a `GET` read into memory or downloaded to a file when the session has
+/// an ``HTTPCache``: look up before sending, revalidate with a conditional request, store after the body is read
+/// (`readData`, `readDownload`), freshen after a `HEAD`, invalidate after an unsafe request.
 extension Pipeline {
     /// What the lookup decided before anything is sent.
     enum CacheStep {
@@ -23,13 +23,15 @@ extension Pipeline {
     }
 
     /// Looks `request` up in `cache`.
-    func lookUp(_ request: Request, in cache: HTTPCache) async -> CacheStep {
+    /// - Parameter streaming: Whether the body goes to a file (a download): a stored body is then read in chunks
+    ///   as the file is written, not into memory first.
+    func lookUp(_ request: Request, in cache: HTTPCache, streaming: Bool) async -> CacheStep {
         let (decision, entries) = await cache.lookUp(request, policy: request.cachePolicy, now: cache.now())
         func entry(_ stored: StoredResponse) -> CachedResponse? { entries.first { $0.stored == stored } }
         switch decision {
         case .fresh(let stored, let age):
             guard let entry = entry(stored) else { return .send }
-            guard let answer = Self.answer(entry, head: stored.response, age: age) else {
+            guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return .send
             }
@@ -38,7 +40,7 @@ extension Pipeline {
             // `stale-while-revalidate`'s background revalidation is not made: the next request past the window
             // revalidates (docs/cache-decisions.md).
             guard let entry = entry(stored) else { return .send }
-            guard let answer = Self.answer(entry, head: stored.response, age: age) else {
+            guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return .send
             }
@@ -58,7 +60,8 @@ extension Pipeline {
     /// - Returns: The answer to use instead of the server's, or `nil` to use the server's (`repeat` says whether
     ///   the request must be sent again without the cache's validators).
     func revalidated(
-        _ entry: CachedResponse, by head: HTTPResponse?, for request: Request, in cache: HTTPCache, requestTime: Date
+        _ entry: CachedResponse, by head: HTTPResponse?, for request: Request, in cache: HTTPCache, requestTime: Date,
+        streaming: Bool
     ) async -> (answer: Answer?, status: CacheStatus, repeat: Bool) {
         let now = cache.now()
         switch RevalidationOutcome.decide(
@@ -67,7 +70,7 @@ extension Pipeline {
         {
         case .useStored(let freshened):
             // A stored body that can no longer be read: dropped, and the request sent again without validators.
-            guard let answer = Self.answer(entry, head: freshened.response, age: nil) else {
+            guard let answer = Self.answer(entry, head: freshened.response, age: nil, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return (nil, .miss, head != nil)
             }
@@ -75,7 +78,7 @@ extension Pipeline {
             return (answer, .revalidated, false)
         case .useStoredOnError:
             let age = entry.stored.age(now: now).headerValue
-            guard let answer = Self.answer(entry, head: entry.response, age: age) else {
+            guard let answer = Self.answer(entry, head: entry.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return (nil, .miss, false)
             }
@@ -124,10 +127,14 @@ extension Pipeline {
     /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a
     /// ``DataTask`` holds it whole anyway).
     /// - Returns: The answer, or `nil` when the body can no longer be read (its file is gone, truncated or corrupt).
-    private static func answer(_ entry: CachedResponse, head: HTTPResponse, age: String?) -> Answer? {
-        guard let body = entry.body.load() else { return nil }
+    private static func answer(_ entry: CachedResponse, head: HTTPResponse, age: String?, streaming: Bool) -> Answer? {
         var head = head
         if let age { head.headers.update(name: "Age", value: age) }
+        if streaming {
+            guard let body = entry.body.responseBody() else { return nil }
+            return Answer(response: TransportResponse(head: head, body: body), bodyLength: Int64(entry.body.byteCount))
+        }
+        guard let body = entry.body.load() else { return nil }
         return Answer(response: TransportResponse(head: head, body: .chunks([body])), bodyLength: Int64(body.count))
     }
 }

@@ -72,7 +72,14 @@ extension Pipeline {
             outcome.error = error
             outcome.isRejection = true
         }
-        return finishDownload(outcome, file: file, written: written, target: target)
+        let finished = finishDownload(outcome, file: file, written: written, target: target)
+        if let write = exchange.cacheWrite, finished.error == nil, let placed = finished.file {
+            // The store copies the placed file in chunks (or reads it into memory, when it fits a memory store).
+            await write.cache.store(
+                open.head, body: .file(placed, byteCount: Int(written)), for: write.request,
+                requestTime: write.requestTime, responseTime: write.responseTime)
+        }
+        return finished
     }
 
     /// Places a download that succeeded and passed validation at its destination; for any other, keeps its partial

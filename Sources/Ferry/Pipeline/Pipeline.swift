@@ -110,7 +110,7 @@ final class Pipeline: Sendable {
         var revalidating: CachedResponse?
         if let cache, prepared.request.method == .get {
             exchange.cacheStatus = .miss
-            switch await lookUp(prepared.request, in: cache) {
+            switch await lookUp(prepared.request, in: cache, streaming: file != nil) {
             case .answer(let answer, let status):
                 settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
                 return served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file)
@@ -141,7 +141,7 @@ final class Pipeline: Sendable {
                 let error = failure(error, signal: controls.signal)
                 if let cache, let entry = revalidating, error.reason != .cancelled,
                     case (let stored?, let status, _) = await revalidated(
-                        entry, by: nil, for: request, in: cache, requestTime: requestTime)
+                        entry, by: nil, for: request, in: cache, requestTime: requestTime, streaming: file != nil)
                 {
                     settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
                     return served(stored, prepared: prepared, validation: validation, exchange: exchange, file: file)
@@ -156,7 +156,8 @@ final class Pipeline: Sendable {
             if let cache {
                 if let entry = revalidating {
                     let (stored, status, again) = await revalidated(
-                        entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime)
+                        entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime,
+                        streaming: file != nil)
                     if stored != nil || again { answer.response.body.cancel() }
                     if let stored {
                         exchange.cacheStatus = status

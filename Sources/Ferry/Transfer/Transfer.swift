@@ -211,7 +211,10 @@ final class Transfer: Sendable {
         var request = request ?? Request(url: URL(fileURLWithPath: "/"))
         var file: DownloadFile?
         var cache: HTTPCache?
-        if case .data = job { cache = pipeline.configuration.cache }
+        switch job {
+        case .data, .download(_, _, _, nil): cache = pipeline.configuration.cache
+        default: break  // a stream's body goes to its reader as it comes; a resumed download asks for a range
+        }
         if case .download(_, _, _, let resume) = job {
             let prepared = Pipeline.prepareDownload(request, resuming: resume)
             request = prepared.request

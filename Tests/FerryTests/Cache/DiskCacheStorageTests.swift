@@ -167,6 +167,34 @@ struct DiskCacheStorageTests {
         #expect(await store.entries(for: "a").first?.body.load() == Self.pattern(300_000), "room again: stored")
     }
 
+    @Test func aFileBodyIsCopiedAndAFullDiskMidCopyStoresNothing() async throws {
+        let scratch = ScratchDirectory()
+        let store = try DiskCacheStorage(directory: scratch.url)
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-source-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: source) }
+        let body = Self.pattern(200_000)
+        try body.write(to: source)
+        var entry = Self.entry(Data())
+        entry.body = .file(source, byteCount: body.count)
+
+        await store.setRoomForTesting(100_000)
+        await store.setEntries([entry], for: "a")
+        #expect(await store.entries(for: "a").isEmpty, "the disk filled up half-way through the copy")
+        #expect(scratch.files(in: "tmp").isEmpty && scratch.files(in: "bodies").isEmpty)
+
+        await store.setRoomForTesting(nil)
+        await store.setEntries([entry], for: "a")
+        try FileManager.default.removeItem(at: source)
+        let stored = try #require(await store.entries(for: "a").first)
+        #expect(stored.body.load() == body, "the store's own copy outlives the original")
+        #expect(stored.body.responseBody() != nil)
+
+        var changed = entry
+        changed.body = .file(source, byteCount: 5)  // the file is gone: nothing to copy
+        await store.setEntries([changed], for: "b")
+        #expect(await store.entries(for: "b").isEmpty)
+    }
+
     @Test func concurrentWritersAndReadersNeverSeeATornBody() async throws {
         let scratch = ScratchDirectory()
         let store = try DiskCacheStorage(directory: scratch.url)

@@ -416,6 +416,54 @@ struct LiveCacheTests {
         #expect(state.withLock { $0.gets } == 2)
     }
 
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aDownloadIsStoredAndServedFromTheCache(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
+        let body = TestServer.patternBytes(count: 300_000)  // several of the store's 64 KiB chunks
+        let count = Locked(0)
+        let live = try CachedLive(transport, store)
+        live.server.setRoute("/file") { _ in
+            count.withLock { $0 += 1 }
+            return TestResponse(headers: [("Cache-Control", "max-age=600")], body: .data(body))
+        }
+        let directory = try TemporaryDirectory()
+
+        let first = await live.session.download("file", to: directory.file("first.bin")).response
+        let download = live.session.download("file", to: directory.file("second.bin"))
+        async let placed = download.value
+        var progress: [TransferProgress] = []
+        for await snapshot in download.downloadProgress { progress.append(snapshot) }
+        let file = try await placed
+        let second = await download.response
+        let asData = await live.session.get("file").response
+
+        #expect(first.metrics.cacheStatus == .miss)
+        #expect(second.metrics.cacheStatus == .hit)
+        #expect(try Data(contentsOf: file) == body, "the stored body, written to the new file")
+        #expect(progress.last?.completedBytes == 300_000)
+        #expect(asData.metrics.cacheStatus == .hit, "a download's response answers a data request too")
+        #expect(asData.data == body)
+        #expect(count.withLock { $0 } == 1)
+        try FileManager.default.removeItem(at: directory.file("first.bin"))
+        let third = await live.session.download("file", to: directory.file("third.bin")).response
+        #expect(third.metrics.cacheStatus == .hit, "the store kept its own copy, not the user's file")
+        #expect(try Data(contentsOf: directory.file("third.bin")) == body)
+    }
+
+    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aStreamSkipsTheCache(
+        transport: TransportKind, store: CacheStoreKind
+    ) async throws {
+        let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
+        let live = try CachedLive(transport, store, route: route)
+        _ = await live.session.get("counted").response
+
+        var lines: [String] = []
+        for try await line in live.session.stream("counted").lines { lines.append(line) }
+
+        #expect(lines == ["answer 2"], "a stream reads the server's body as it comes")
+        #expect(route.count == 2)
+    }
+
     @Test(arguments: TransportKind.allCases) func aDiskCacheAnswersANewSessionAfterARestart(
         transport: TransportKind
     ) async throws {

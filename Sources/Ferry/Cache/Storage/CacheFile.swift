@@ -63,6 +63,55 @@ enum CacheFile {
         }
     }
 
+    /// Copies the file at `source`, which must hold `expectedCount` bytes when given, to a new file at
+    /// `destination`, in chunks.
+    /// - Parameter room: As for ``create(_:holding:room:)``.
+    /// - Returns: The bytes copied and their checksum.
+    /// - Throws: `POSIXError` when either file fails, or `EIO` when the source has another length.
+    static func copy(_ source: String, expectedCount: Int?, to destination: URL, room: Int? = nil) throws
+        -> (count: Int, checksum: UInt64)
+    {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw lastError() }
+        defer { close(input) }
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw lastError() }
+        defer { close(output) }
+        var checksum = CacheChecksum()
+        var count = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let got = read(input, buffer.baseAddress!, chunkSize)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw lastError() }
+            if got == 0 { break }
+            if let room, count + got > room { throw POSIXError(.ENOSPC) }
+            checksum.update(UnsafeRawBufferPointer(rebasing: buffer[..<got]))
+            var offset = 0
+            while offset < got {
+                let written = write(output, buffer.baseAddress! + offset, got - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw lastError() }
+                offset += written
+            }
+            count += got
+        }
+        if let expectedCount, count != expectedCount { throw POSIXError(.EIO) }
+        return (count, checksum.value)
+    }
+
+    /// The checksum of the file at `path`, read in chunks; `nil` when it is missing or not `expectedCount` bytes.
+    static func checksum(of path: String, expectedCount: Int) -> UInt64? {
+        guard let reader = ChunkReader(path: path, expectedCount: expectedCount) else { return nil }
+        var checksum = CacheChecksum()
+        while let chunk = reader.next() {
+            guard let chunk else { return nil }
+            checksum.update(chunk)
+        }
+        return reader.isComplete ? checksum.value : nil
+    }
+
     /// Moves `source` to `destination` in one step, replacing what is there: a reader sees the old file or the
     /// new one, never part of either.
     static func move(_ source: URL, to destination: URL) throws {
@@ -96,17 +145,79 @@ enum CacheFile {
     }
 }
 
-/// FNV-1a, 64-bit: the checksum a disk store keeps for each record and body, so a corrupt file is a miss.
-enum CacheChecksum {
-    static func of(_ data: Data) -> UInt64 {
-        data.withUnsafeBytes { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-            return hash
+/// Reads a file of a known length in chunks, from an open descriptor that it closes at the end or when released.
+final class ChunkReader {
+    private let fd: Int32
+    private var remaining: Int
+    private var closed = false
+
+    /// Opens the file at `path`; `nil` when it is missing or not `expectedCount` bytes.
+    init?(path: String, expectedCount: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == expectedCount else {
+            close(fd)
+            return nil
         }
+        self.fd = fd
+        remaining = expectedCount
+    }
+
+    deinit { finish() }
+
+    /// Whether every byte was read.
+    var isComplete: Bool { remaining == 0 }
+
+    /// The next chunk: `.some(nil)` when the file ended early or failed, `nil` at the end.
+    func next() -> Data?? {
+        guard remaining > 0, !closed else {
+            finish()
+            return nil
+        }
+        var chunk = Data(count: min(CacheFile.chunkSize, remaining))
+        let got = chunk.withUnsafeMutableBytes { buffer in
+            var got: Int
+            repeat { got = read(fd, buffer.baseAddress!, buffer.count) } while got < 0 && errno == EINTR
+            return got
+        }
+        guard got > 0 else {
+            finish()
+            return .some(nil)
+        }
+        remaining -= got
+        return .some(got == chunk.count ? chunk : chunk.prefix(got))
+    }
+
+    /// Closes the file.
+    func finish() {
+        guard !closed else { return }
+        closed = true
+        close(fd)
+    }
+}
+
+/// FNV-1a, 64-bit: the checksum a disk store keeps for each record and body, so a corrupt file is a miss.
+struct CacheChecksum {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var hash = value
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        value = hash
+    }
+
+    mutating func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    static func of(_ data: Data) -> UInt64 {
+        var checksum = CacheChecksum()
+        checksum.update(data)
+        return checksum.value
     }
 
     static func of(_ string: String) -> UInt64 {

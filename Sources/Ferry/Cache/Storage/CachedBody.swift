@@ -43,6 +43,20 @@ public struct CachedBody: Sendable, Hashable {
         return 0
     }
 
+    /// The body as a response body read in chunks (a download's): a file is checked first (its length, and its
+    /// checksum when it has one, in a pass of its own), then read as the reader asks.
+    /// - Returns: The body, or `nil` when the file is missing, has another length or fails its checksum.
+    func responseBody() -> ResponseBody? {
+        switch storage {
+        case .data(let data):
+            return .chunks([data])
+        case .file(let path, let byteCount, let checksum):
+            if let checksum, CacheFile.checksum(of: path, expectedCount: byteCount) != checksum { return nil }
+            guard let reader = ChunkReader(path: path, expectedCount: byteCount) else { return nil }
+            return byteCount == 0 ? .empty : ResponseBody(CachedFileSource(reader))
+        }
+    }
+
     /// The whole body, read from its file in chunks when it has one.
     /// - Returns: The bytes, or `nil` when the file is missing, has another length or fails its checksum.
     func load() -> Data? {
@@ -54,5 +68,28 @@ public struct CachedBody: Sendable, Hashable {
             if let checksum, CacheChecksum.of(data) != checksum { return nil }
             return data
         }
+    }
+}
+
+/// A stored body's file as a response body: read in chunks as the reader asks, so a download served from the cache
+/// never holds the file in memory.
+final class CachedFileSource: ResponseBodySource {
+    private let reader: Locked<ChunkReader>
+
+    init(_ reader: consuming sending ChunkReader) {
+        self.reader = Locked(reader)
+    }
+
+    func next() async throws -> Data? {
+        try Task.checkCancellation()
+        switch reader.withLock({ $0.next() }) {
+        case nil: return nil
+        case .some(let chunk?): return chunk
+        case .some(nil): throw FerryError(.fileSystemFailed("the cached body's file ended early"))
+        }
+    }
+
+    func cancel() {
+        reader.withLock { $0.finish() }
     }
 }

@@ -151,13 +151,28 @@ public actor DiskCacheStorage: CacheStorage {
         {
             return DiskCacheRecord.Entry(stored: entry.stored, bodyName: name, byteCount: byteCount, checksum: checksum)
         }
-        // A body in memory, or a file that is not this store's: copied (a file that is gone stores nothing).
-        guard let data = entry.body.load() else { throw POSIXError(.ENOENT) }
         let body = UUID().uuidString
-        try write(data, to: bodyURL(body))
-        written.append(body)
-        return DiskCacheRecord.Entry(
-            stored: entry.stored, bodyName: body, byteCount: data.count, checksum: CacheChecksum.of(data))
+        switch entry.body.storage {
+        case .data(let data):
+            try write(data, to: bodyURL(body))
+            written.append(body)
+            return DiskCacheRecord.Entry(
+                stored: entry.stored, bodyName: body, byteCount: data.count, checksum: CacheChecksum.of(data))
+        case .file(let path, let byteCount, _):
+            // Another file (a download's destination): copied in chunks; a file that changed stores nothing.
+            let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            do {
+                let copied = try CacheFile.copy(path, expectedCount: byteCount, to: temporary, room: roomForTesting)
+                roomForTesting = roomForTesting.map { $0 - copied.count }
+                try CacheFile.move(temporary, to: bodyURL(body))
+                written.append(body)
+                return DiskCacheRecord.Entry(
+                    stored: entry.stored, bodyName: body, byteCount: copied.count, checksum: copied.checksum)
+            } catch {
+                CacheFile.remove(temporary)
+                throw error
+            }
+        }
     }
 
     /// Writes `data` to a temporary file, then renames it to `destination` (replacing what is there).

@@ -47,6 +47,14 @@ public final class MemoryCacheStorage: CacheStorage {
     ///   - key: The primary key.
     public func setEntries(_ entries: [CachedResponse], for key: String) async {
         let limit = byteLimit
+        // A body in a file (a download's destination, which may change) is read into memory when it fits.
+        let entries = entries.compactMap { entry -> CachedResponse? in
+            guard case .file = entry.body.storage else { return entry }
+            guard entry.body.byteCount <= limit, let data = entry.body.load() else { return nil }
+            var loaded = entry
+            loaded.body = .data(data)
+            return loaded
+        }
         state.withLock { state in
             state.remove(key)
             let cost = entries.reduce(0) { $0 + $1.cost }
