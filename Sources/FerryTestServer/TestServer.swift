@@ -19,7 +19,7 @@ public final class TestServer: Sendable {
     /// ``TestResponse/delay`` or a paced ``TestResponse/Body``, which shutdown can interrupt.
     public typealias Handler = @Sendable (TestRequest) -> TestResponse
 
-    private let core: ServerCore
+    let core: ServerCore
 
     /// Starts a server listening on a loopback address.
     /// - Parameters:

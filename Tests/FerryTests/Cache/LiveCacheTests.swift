@@ -1,6 +1,7 @@
 import Ferry
 import FerryLocking
 import FerryTestServer
+import FerryTesting
 import Foundation
 import Testing
 
@@ -43,6 +44,41 @@ extension DataResponse where Value == Data {
     fileprivate var text: String? { data.map { String(decoding: $0, as: UTF8.self) } }
 }
 
+/// What carries a cache test's requests: each network transport, and `InMemoryTransport` answering through the same
+/// server's routes in process (``TestServer/answerInProcess(_:)``), so the one suite runs on all three.
+enum CacheTransport: CustomStringConvertible, Sendable, CaseIterable {
+    case network(TransportKind)
+    case inMemory
+
+    static var allCases: [CacheTransport] { TransportKind.allCases.map(CacheTransport.network) + [.inMemory] }
+
+    var description: String {
+        switch self {
+        case .network(let kind): kind.description
+        case .inMemory: "inMemory"
+        }
+    }
+
+    func makeTransport(for server: TestServer) -> any Transport {
+        switch self {
+        case .network(let kind):
+            return kind.makeTransport()
+        case .inMemory:
+            return InMemoryTransport { request in
+                let body = try await request.body?.bytes() ?? Data()
+                let sent = TestRequest(
+                    method: request.method.rawValue, target: request.url.absoluteString,
+                    headers: request.headers.map { ($0.name, $0.value) }, body: body)
+                guard let answer = server.answerInProcess(sent) else { throw URLError(.networkConnectionLost) }
+                return StubResponse(
+                    statusCode: answer.status,
+                    headers: HTTPHeaders(answer.headers.map { HTTPHeader(name: $0.name, value: $0.value) }),
+                    body: answer.body)
+            }
+        }
+    }
+}
+
 /// Where a live test's cache keeps its responses: each test runs on both stores.
 enum CacheStoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
@@ -71,7 +107,7 @@ private struct CachedLive: ~Copyable {
     var session: Session { live.session }
 
     init(
-        _ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute? = nil,
+        _ transport: CacheTransport, _ store: CacheStoreKind, route: CountingRoute? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         var directory: URL?
@@ -85,7 +121,9 @@ private struct CachedLive: ~Copyable {
             storage = try DiskCacheStorage(directory: folder)
             directory = folder
         }
-        let live = try LiveServer(transport: transport) { $0.cache = HTTPCache(storage: storage, now: now) }
+        let live = try LiveServer(makeTransport: transport.makeTransport(for:)) {
+            $0.cache = HTTPCache(storage: storage, now: now)
+        }
         if let route { live.server.setRoute("/counted", route.handler) }
         self.live = live
         self.directory = directory
@@ -96,16 +134,16 @@ private struct CachedLive: ~Copyable {
     }
 }
 
-@Suite("The HTTP cache against the test server, on both transports and both stores", .timeLimit(.minutes(1)))
+@Suite("The HTTP cache against the test server, on every transport and both stores", .timeLimit(.minutes(1)))
 struct LiveCacheTests {
     private static func live(
-        _ transport: TransportKind, _ store: CacheStoreKind, route: CountingRoute
+        _ transport: CacheTransport, _ store: CacheStoreKind, route: CountingRoute
     ) throws -> CachedLive {
         try CachedLive(transport, store, route: route)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aFreshResponseAnswersWithoutTheServer(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aFreshResponseAnswersWithoutTheServer(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
         let live = try Self.live(transport, store, route: route)
@@ -122,8 +160,8 @@ struct LiveCacheTests {
         #expect(route.count == 1, "the second request never reached the server")
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aStaleResponseIsRevalidatedWithItsETag(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aStaleResponseIsRevalidatedWithItsETag(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0"), ("X-Version", "1")], etag: "\"v1\"")
         let live = try Self.live(transport, store, route: route)
@@ -140,8 +178,8 @@ struct LiveCacheTests {
         #expect(route.conditionalCount == 1, "the second request carried If-None-Match")
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aChangedResourceReplacesTheStoredOne(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aChangedResourceReplacesTheStoredOne(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0")], etag: "\"other\"")
         let live = try Self.live(transport, store, route: route)
@@ -161,8 +199,8 @@ struct LiveCacheTests {
         #expect(changed.count == 1)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func noStoreIsNeverStored(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func noStoreIsNeverStored(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "no-store, max-age=600")])
         let live = try Self.live(transport, store, route: route)
@@ -176,8 +214,8 @@ struct LiveCacheTests {
         #expect(route.count == 2)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
         let live = try Self.live(transport, store, route: route)
@@ -197,8 +235,8 @@ struct LiveCacheTests {
         #expect(route.count == 1)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
         let live = try Self.live(transport, store, route: route)
@@ -216,8 +254,8 @@ struct LiveCacheTests {
         #expect(route.count == 2)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aSuccessfulPostDropsTheStoredResponse(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aSuccessfulPostDropsTheStoredResponse(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
         let live = try Self.live(transport, store, route: route)
@@ -232,8 +270,8 @@ struct LiveCacheTests {
         #expect(after.metrics.cacheStatus == .miss)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func varyKeepsOneResponsePerVariant(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func varyKeepsOneResponsePerVariant(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let count = Locked(0)
         let live = try CachedLive(transport, store)
@@ -259,8 +297,8 @@ struct LiveCacheTests {
         #expect(count.withLock { $0 } == 2)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
         let conditional = Locked(0)
@@ -282,8 +320,8 @@ struct LiveCacheTests {
         #expect(conditional.withLock { $0 } == 1)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=600")])
         let live = try Self.live(transport, store, route: route)
@@ -299,8 +337,8 @@ struct LiveCacheTests {
         #expect(failing.count == 1, "the server was asked first")
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0")])
         let live = try Self.live(transport, store, route: route)
@@ -313,8 +351,8 @@ struct LiveCacheTests {
         #expect(second.metrics.cacheStatus == .miss)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let seen = Locked([String?]())
         let live = try CachedLive(transport, store)
@@ -344,8 +382,8 @@ struct LiveCacheTests {
             "sent again without validators, and the new version stored in place of the old")
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let clock = ManualClock()
         let route = CountingRoute(headers: [("Cache-Control", "max-age=60")], etag: "\"v1\"")
@@ -364,8 +402,8 @@ struct LiveCacheTests {
         #expect(route.count == 2 && route.conditionalCount == 1)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func maxStaleServesAStaleResponseWithinItsBound(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func maxStaleServesAStaleResponseWithinItsBound(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let clock = ManualClock()
         let route = CountingRoute(headers: [("Cache-Control", "max-age=10")])
@@ -382,8 +420,8 @@ struct LiveCacheTests {
         #expect(beyond.text == "answer 2")
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aHeadResponseFreshensOrDropsTheStoredGet(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aHeadResponseFreshensOrDropsTheStoredGet(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         // The representation's tag and lifetime, changed by the test between requests.
         let state = Locked((etag: "\"v1\"", maxAge: 0, gets: 0))
@@ -416,8 +454,8 @@ struct LiveCacheTests {
         #expect(state.withLock { $0.gets } == 2)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aDownloadIsStoredAndServedFromTheCache(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aDownloadIsStoredAndServedFromTheCache(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let body = TestServer.patternBytes(count: 300_000)  // several of the store's 64 KiB chunks
         let count = Locked(0)
@@ -450,8 +488,8 @@ struct LiveCacheTests {
         #expect(try Data(contentsOf: directory.file("third.bin")) == body)
     }
 
-    @Test(arguments: TransportKind.allCases, CacheStoreKind.allCases) func aStreamSkipsTheCache(
-        transport: TransportKind, store: CacheStoreKind
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func aStreamSkipsTheCache(
+        transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
         let live = try CachedLive(transport, store, route: route)
@@ -468,7 +506,7 @@ struct LiveCacheTests {
         transport: TransportKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try CachedLive(transport, .disk, route: route)
+        let live = try CachedLive(.network(transport), .disk, route: route)
         let liveDirectory = live.directory
         let directory = try #require(liveDirectory)
         _ = await live.session.get("counted").response
@@ -489,7 +527,7 @@ struct LiveCacheTests {
         transport: TransportKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
-        let live = try CachedLive(transport, .disk, route: route)
+        let live = try CachedLive(.network(transport), .disk, route: route)
         let liveDirectory = live.directory
         let bodies = try #require(liveDirectory).appendingPathComponent("bodies")
         _ = await live.session.get("counted").response

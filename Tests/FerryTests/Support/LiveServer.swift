@@ -9,9 +9,17 @@ struct LiveServer: ~Copyable {
     let session: Session
 
     init(transport: TransportKind = .urlSession, configure: (inout Session.Configuration) -> Void = { _ in }) throws {
+        try self.init(makeTransport: { _ in transport.makeTransport() }, configure: configure)
+    }
+
+    /// A server and a session whose transport `makeTransport` makes for that server (an in-memory one that answers
+    /// through ``TestServer/answerInProcess(_:)``, for instance).
+    init(
+        makeTransport: (TestServer) -> any Transport, configure: (inout Session.Configuration) -> Void = { _ in }
+    ) throws {
         server = try TestServer()
         var configuration = Session.Configuration(
-            baseURL: server.baseURL, idleTimeout: Duration.seconds(10).scaled, transport: transport.makeTransport())
+            baseURL: server.baseURL, idleTimeout: Duration.seconds(10).scaled, transport: makeTransport(server))
         configure(&configuration)
         session = Session(configuration: configuration)
     }
