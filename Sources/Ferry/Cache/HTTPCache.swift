@@ -18,6 +18,8 @@ public final class HTTPCache: Sendable {
     public let storage: any CacheStorage
     /// Where it reads the time, to judge ages: the system's clock, or one a test advances by hand.
     public let now: @Sendable () -> Date
+    /// The keys being revalidated in the background (`stale-while-revalidate`): one request per key at a time.
+    private let revalidatingInBackground = Locked(Set<String>())
 
     /// Creates a cache.
     /// - Parameters:
@@ -41,6 +43,17 @@ public final class HTTPCache: Sendable {
     }
 
     // MARK: What the pipeline asks
+
+    /// Claims `key` for a background revalidation.
+    /// - Returns: `false` when one for `key` is already running.
+    func beginBackgroundRevalidation(of key: String) -> Bool {
+        revalidatingInBackground.withLock { $0.insert(key).inserted }
+    }
+
+    /// Releases `key` once its background revalidation ended.
+    func endBackgroundRevalidation(of key: String) {
+        _ = revalidatingInBackground.withLock { $0.remove(key) }
+    }
 
     /// The stored responses for `request`'s key and the decision on them.
     func lookUp(_ request: Request, policy: CachePolicy, now: Date) async -> (CacheLookup, [CachedResponse]) {

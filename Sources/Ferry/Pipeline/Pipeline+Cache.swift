@@ -36,10 +36,9 @@ extension Pipeline {
                 return .send
             }
             return .answer(answer, .hit)
-        case .stale(let stored, let age, _):
-            // `stale-while-revalidate`'s background revalidation is not made: the next request past the window
-            // revalidates (docs/cache-decisions.md).
+        case .stale(let stored, let age, let revalidateInBackground):
             guard let entry = entry(stored) else { return .send }
+            if revalidateInBackground { self.revalidateInBackground(request, in: cache) }
             guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return .send
@@ -53,6 +52,23 @@ extension Pipeline {
             return .answer(Answer(response: TransportResponse(head: head, body: .empty), bodyLength: 0), .unsatisfiable)
         case .miss:
             return .send
+        }
+    }
+
+    /// Starts a request of its own that revalidates the stale response just served (`stale-while-revalidate`, RFC
+    /// 5861 §3), unless one for the same key is running: the same request with ``CachePolicy/revalidate``, on an
+    /// unstructured task the session counts, waits for at shutdown and cancels with the others. Its answer updates
+    /// the cache (a 304 freshens the stored response, a 200 replaces it) and goes nowhere else.
+    func revalidateInBackground(_ request: Request, in cache: HTTPCache) {
+        guard let key = CacheKey(method: .get, url: request.url)?.description,
+            cache.beginBackgroundRevalidation(of: key)
+        else { return }
+        var revalidation = request
+        revalidation.cachePolicy = .revalidate
+        let transfer = Transfer(.data(self, revalidation), registry: registry)
+        Task {
+            _ = await transfer.outcome(validation: .none)
+            cache.endBackgroundRevalidation(of: key)
         }
     }
 

@@ -17,6 +17,9 @@ final class Pipeline: Sendable {
     let observers: [any TransferObserver]
     /// The limits on requests in flight, or `nil` when the session has none.
     let limiter: RequestLimiter?
+    /// The session's running transfers: requests the pipeline starts itself (a cache's background revalidation)
+    /// are counted, waited for at shutdown and cancelled like the others.
+    let registry = TransferRegistry()
 
     init(configuration: Session.Configuration) {
         self.configuration = configuration

@@ -21,7 +21,8 @@ public actor Session {
     public nonisolated let configuration: Configuration
 
     nonisolated let pipeline: Pipeline
-    nonisolated let registry = TransferRegistry()
+    /// The running transfers, the pipeline's (a cache's background revalidation is one of them).
+    nonisolated var registry: TransferRegistry { pipeline.registry }
 
     /// Creates a session.
     /// - Parameter configuration: Defaults and the transport; ``URLSessionTransport`` when omitted.

@@ -13,10 +13,25 @@ private final class CountingRoute: Sendable {
     let etag: String?
     let status: Int
 
-    init(headers: [(name: String, value: String)], etag: String? = nil, status: Int = 200) {
+    /// Where the route's `Date` comes from, when it sends one of its own (a test's clock).
+    let date: (@Sendable () -> Date)?
+
+    init(
+        headers: [(name: String, value: String)], etag: String? = nil, status: Int = 200,
+        date: (@Sendable () -> Date)? = nil
+    ) {
         self.headers = headers
         self.etag = etag
         self.status = status
+        self.date = date
+    }
+
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     var count: Int { state.withLock { $0.count } }
@@ -30,7 +45,8 @@ private final class CountingRoute: Sendable {
                 if isConditional { state.conditional += 1 }
                 return state.count
             }
-            let validators = etag.map { [(name: "ETag", value: $0)] } ?? []
+            var validators = etag.map { [(name: "ETag", value: $0)] } ?? []
+            if let date { validators.append((name: "Date", value: Self.httpDate(date()))) }
             if let etag, request.header("If-None-Match") == etag {
                 return TestResponse(status: 304, headers: headers + validators)
             }
@@ -98,6 +114,20 @@ private final class ManualClock: Sendable {
     }
 }
 
+/// The cache's decisions as they happen, to await one made in the background.
+private final class CacheDecisions: EventMonitor {
+    let stream: AsyncStream<CacheStatus>
+    private let continuation: AsyncStream<CacheStatus>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream()
+    }
+
+    func cacheDecided(_ status: CacheStatus, for request: Request, id: RequestID) async {
+        continuation.yield(status)
+    }
+}
+
 /// A live server whose session has a cache in a store of the given kind; a disk store's directory is removed with it.
 private struct CachedLive: ~Copyable {
     let live: LiveServer
@@ -108,7 +138,7 @@ private struct CachedLive: ~Copyable {
 
     init(
         _ transport: CacheTransport, _ store: CacheStoreKind, route: CountingRoute? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, monitors: [any EventMonitor] = []
     ) throws {
         var directory: URL?
         let storage: any CacheStorage
@@ -123,6 +153,7 @@ private struct CachedLive: ~Copyable {
         }
         let live = try LiveServer(makeTransport: transport.makeTransport(for:)) {
             $0.cache = HTTPCache(storage: storage, now: now)
+            $0.eventMonitors = monitors
         }
         if let route { live.server.setRoute("/counted", route.handler) }
         self.live = live
@@ -400,6 +431,33 @@ struct LiveCacheTests {
         #expect(stale.metrics.cacheStatus == .revalidated, "61 s old with max-age=60: stale, so revalidated")
         #expect(stale.text == "answer 1")
         #expect(route.count == 2 && route.conditionalCount == 1)
+    }
+
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func staleWhileRevalidateServesAtOnceAndRevalidatesInTheBackground(
+        transport: CacheTransport, store: CacheStoreKind
+    ) async throws {
+        let clock = ManualClock()
+        let decisions = CacheDecisions()
+        let route = CountingRoute(
+            headers: [("Cache-Control", "max-age=10, stale-while-revalidate=60")], etag: "\"v1\"", date: clock.now)
+        let live = try CachedLive(transport, store, route: route, now: clock.now, monitors: [decisions])
+        var seen = decisions.stream.makeAsyncIterator()
+
+        _ = await live.session.get("counted").response
+        #expect(await seen.next() == .miss)
+        clock.advance(by: 30)
+        let stale = await live.session.get("counted").response
+        #expect(await seen.next() == .staleHit)
+        #expect(await seen.next() == .revalidated, "the background request's 304 freshened the stored response")
+        let fresh = await live.session.get("counted").response
+
+        #expect(stale.metrics.cacheStatus == .staleHit, "20 s stale, within stale-while-revalidate=60: served at once")
+        #expect(stale.text == "answer 1")
+        #expect(fresh.metrics.cacheStatus == .hit, "fresh again after the background revalidation")
+        #expect(route.count == 2 && route.conditionalCount == 1)
+        await live.session.shutdown()
+        #expect(await live.session.activeRequestCount == 0)
     }
 
     @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func maxStaleServesAStaleResponseWithinItsBound(
