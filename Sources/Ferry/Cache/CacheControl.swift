@@ -68,27 +68,52 @@ struct CacheControl: Sendable, Hashable {
     /// Reads one field value (or several lines already joined with commas).
     /// - Parameter value: The `Cache-Control` field value, e.g. `max-age=60, no-cache="Set-Cookie"`.
     init(parsing value: String) {
-        let directives = CacheControlDirective.list(in: value)
-        func arguments(_ name: String) -> [String?] {
-            directives.compactMap { $0.name == name ? .some($0.argument) : nil }
+        guard !value.isEmpty else { return }
+        // One pass over the directives: the flags are set as they come, the arguments of the directives that take
+        // one are gathered (a repeated one must agree with itself, §4.2.1).
+        var noCacheArguments: [String?] = []
+        var privateArguments: [String?] = []
+        var maxAgeArguments: [String?] = []
+        var sharedMaxAgeArguments: [String?] = []
+        var minFreshArguments: [String?] = []
+        var staleWhileRevalidateArguments: [String?] = []
+        var staleIfErrorArguments: [String?] = []
+        var maxStaleArguments: [String?] = []
+        for directive in CacheControlDirective.list(in: value) {
+            switch directive.name {
+            case "no-cache": noCacheArguments.append(directive.argument)
+            case "private": privateArguments.append(directive.argument)
+            case "max-age": maxAgeArguments.append(directive.argument)
+            case "s-maxage": sharedMaxAgeArguments.append(directive.argument)
+            case "min-fresh": minFreshArguments.append(directive.argument)
+            case "stale-while-revalidate": staleWhileRevalidateArguments.append(directive.argument)
+            case "stale-if-error": staleIfErrorArguments.append(directive.argument)
+            case "max-stale": maxStaleArguments.append(directive.argument)
+            case "no-store": noStore = true
+            case "no-transform": noTransform = true
+            case "only-if-cached": onlyIfCached = true
+            case "must-revalidate": mustRevalidate = true
+            case "proxy-revalidate": proxyRevalidate = true
+            case "must-understand": mustUnderstand = true
+            case "public": isPublic = true
+            case "immutable": isImmutable = true
+            default: break  // an extension this cache does not know (§5.2.3)
+            }
         }
 
-        let noCacheArguments = arguments("no-cache")
         noCache = !noCacheArguments.isEmpty
         noCacheFieldNames = noCacheArguments.flatMap { Self.fieldNames(in: $0) }
-        let privateArguments = arguments("private")
         isPrivate = !privateArguments.isEmpty
         privateFieldNames = privateArguments.flatMap { Self.fieldNames(in: $0) }
 
         // §4.2.1: invalid freshness information makes the response stale; §5.2.1.1: an invalid request max-age is
         // read the same way, the conservative choice (the request revalidates).
-        maxAge = Self.deltaSeconds(arguments("max-age"), whenInvalid: 0)
-        sharedMaxAge = Self.deltaSeconds(arguments("s-maxage"), whenInvalid: 0)
-        minFresh = Self.deltaSeconds(arguments("min-fresh"), whenInvalid: nil)
-        staleWhileRevalidate = Self.deltaSeconds(arguments("stale-while-revalidate"), whenInvalid: nil)
-        staleIfError = Self.deltaSeconds(arguments("stale-if-error"), whenInvalid: nil)
+        maxAge = Self.deltaSeconds(maxAgeArguments, whenInvalid: 0)
+        sharedMaxAge = Self.deltaSeconds(sharedMaxAgeArguments, whenInvalid: 0)
+        minFresh = Self.deltaSeconds(minFreshArguments, whenInvalid: nil)
+        staleWhileRevalidate = Self.deltaSeconds(staleWhileRevalidateArguments, whenInvalid: nil)
+        staleIfError = Self.deltaSeconds(staleIfErrorArguments, whenInvalid: nil)
 
-        let maxStaleArguments = arguments("max-stale")
         if !maxStaleArguments.isEmpty {
             if maxStaleArguments.allSatisfy({ $0 == nil }) {
                 maxStale = .any
@@ -96,16 +121,6 @@ struct CacheControl: Sendable, Hashable {
                 maxStale = Self.deltaSeconds(maxStaleArguments, whenInvalid: nil).map { .seconds($0) }
             }
         }
-
-        let names = Set(directives.map(\.name))
-        noStore = names.contains("no-store")
-        noTransform = names.contains("no-transform")
-        onlyIfCached = names.contains("only-if-cached")
-        mustRevalidate = names.contains("must-revalidate")
-        proxyRevalidate = names.contains("proxy-revalidate")
-        mustUnderstand = names.contains("must-understand")
-        isPublic = names.contains("public")
-        isImmutable = names.contains("immutable")
     }
 
     /// The directives of a response: every `Cache-Control` line, read as one list (RFC 9110 §5.3).

@@ -96,8 +96,13 @@ struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             guard (portColon ?? uri.count) > hostStart else { return nil }
             if let portColon {
                 let digits = uri[(portColon + 1)...]
-                guard (1...5).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-                if digits.reduce(0, { $0 * 10 + Int($1 - 0x30) }) == defaultPort { uri.removeSubrange(portColon...) }
+                // Leading zeros and numbers past 65535 are left to URLComponents, which rewrites them.
+                guard (1...5).contains(digits.count), digits.first != UInt8(ascii: "0"),
+                    digits.allSatisfy({ (0x30...0x39).contains($0) })
+                else { return nil }
+                let port = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                guard port <= 65_535 else { return nil }
+                if port == defaultPort { uri.removeSubrange(portColon...) }
             }
             if index == bytes.count || bytes[index] != UInt8(ascii: "/") { uri.append(UInt8(ascii: "/")) }
             while index < bytes.count, bytes[index] != UInt8(ascii: "#") {

@@ -28,6 +28,7 @@ struct CacheKeyTests {
         "http://a.test/a/../b/./c", "http://a.test:0080/", "http://user:pw@a.test/", "http://[::1]:80/x",
         "http://127.0.0.1:443/", "https://127.0.0.1:443", "http://a.test/#", "http://a.test/?", "http://a.test/a;b=c",
         "http://xn--bcher-kva.example/", "https://a.test/~user/ä", "http://a.test/a?b=c&d=%ZZ", "HTTP://A.Test:80",
+        "HTTPS://Ex!mple.COM:039/a#c", "http://a.test:99999/", "http://a.test:65535/",
     ])
     func theTextFastPathAgreesWithURLComponents(url: String) throws {
         let url = try #require(URL(string: url))
