@@ -3,12 +3,13 @@ import Foundation
 /// An HTTP cache as RFC 9111 describes it, the same on every transport: set ``Session/Configuration/cache`` to use
 /// one.
 ///
-/// Off by default. With a cache, a `GET` whose body is read into memory (``DataTask``) is answered from the cache
-/// when a stored response may answer it, revalidated with the server (`If-None-Match`, `If-Modified-Since`) when it
-/// must be, and stored when the response may be. A successful `POST`, `PUT`, `PATCH` or `DELETE` drops what is stored
-/// for its target and its `Location` and `Content-Location` (§4.4). Downloads and streams go to the server without
-/// the cache. ``Metrics/cacheStatus`` says where each response came from; ``Request/cachePolicy`` changes how one
-/// request uses the cache.
+/// Off by default. With a cache, a `GET` whose body is read into memory (``DataTask``) or written to a file
+/// (``DownloadTask``) is answered from the cache when a stored response may answer it, revalidated with the server
+/// (`If-None-Match`, `If-Modified-Since`) when it must be, and stored when the response may be. A `HEAD` response
+/// freshens the stored `GET` response (§4.3.5). A successful `POST`, `PUT`, `PATCH` or `DELETE` (a stream's too) drops
+/// what is stored for its target and its `Location` and `Content-Location` (§4.4). Streams (``StreamTask``) and
+/// resumed downloads go to the server without the cache. ``Metrics/cacheStatus`` says where each response came from;
+/// ``Request/cachePolicy`` changes how one request uses the cache.
 ///
 /// Where the RFC leaves a choice, what Ferry chose is written in `docs/cache-decisions.md`.
 public final class HTTPCache: Sendable {

@@ -95,7 +95,8 @@ final class Pipeline: Sendable {
     ///   - controls: The transfer's stop signal, progress and buffering.
     ///   - exchange: What is measured; the timeout registration is made here and stays for the body.
     ///   - file: A download's temporary file, handed on to the body's reader.
-    ///   - cache: The session's cache, for a request whose body is read into memory (`Pipeline+Cache.swift`).
+    ///   - cache: The session's cache, for a request whose body is read into memory or downloaded, and for a stream's
+    ///     unsafe request, which only invalidates (`Pipeline+Cache.swift`).
     /// - Returns: The final head and its unread body.
     /// - Throws: ``FerryError``, with the reason a stop gave when there was one.
     func open(

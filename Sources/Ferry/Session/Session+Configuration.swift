@@ -31,8 +31,8 @@ extension Session {
         /// themselves. With a ``CookieJar``, every response's `Set-Cookie` fields are stored and every request and
         /// redirect hop gets the jar's cookies for its URL.
         public var cookieJar: CookieJar?
-        /// The HTTP cache (RFC 9111) that answers and stores `GET` responses read into memory: `nil`, the default,
-        /// for none, so every request goes to the server. See ``HTTPCache``.
+        /// The HTTP cache (RFC 9111) that answers and stores `GET` responses read into memory or downloaded to a
+        /// file: `nil`, the default, for none, so every request goes to the server. See ``HTTPCache``.
         public var cache: HTTPCache?
         /// Receive every request's events, each on a task of its own; none by default.
         public var eventMonitors: [any EventMonitor]

@@ -213,7 +213,10 @@ final class Transfer: Sendable {
         var cache: HTTPCache?
         switch job {
         case .data, .download(_, _, _, nil): cache = pipeline.configuration.cache
-        default: break  // a stream's body goes to its reader as it comes; a resumed download asks for a range
+        // A stream's body goes to its reader as it comes: never looked up or stored, but an unsafe request still
+        // invalidates (§4.4). A resumed download asks for a range: it goes to the server as it is.
+        case .stream where !CacheInvalidation.safeMethods.contains(request.method): cache = pipeline.configuration.cache
+        default: break
         }
         if case .download(_, _, _, let resume) = job {
             let prepared = Pipeline.prepareDownload(request, resuming: resume)

@@ -56,8 +56,8 @@ enum Usage {
               --max-time SECONDS  give up when the whole exchange takes longer
               --check-status      exit 13, 14 or 15 for a 3xx, 4xx or 5xx answer
               --cache DIR         keep an HTTP cache (RFC 9111) in DIR between runs: a fresh stored answer is
-                                  printed without asking the server, a stale one is revalidated; the summary says
-                                  which (not for -o or --stream)
+                                  printed (or saved with -o) without asking the server, a stale one is
+                                  revalidated; the summary says which (not for --stream or a resumed -c)
 
           -h, --help         this text;  --version  Ferry's version
 

@@ -45,7 +45,9 @@ struct DownloadCommand {
         }
         partial.clean()
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? nil
-        layout.note(ProgressBar.summary(bytes: size ?? 0, file: path, elapsed: started.duration(to: .now)))
+        layout.note(
+            ProgressBar.summary(bytes: size ?? 0, file: path, elapsed: started.duration(to: .now))
+                + Invocation.cacheNote(response.metrics.cacheStatus))
         return .success
     }
 

@@ -28,9 +28,7 @@ struct Invocation {
 
     /// Runs the request in the way the options ask: a download, a stream, or a whole response.
     func run() async -> ExitCode {
-        if cache != nil, options.output != nil || options.streams {
-            layout.note("--cache: -o and --stream go to the server; only a response read whole is cached")
-        }
+        if cache != nil, options.streams { layout.note("--cache: --stream goes to the server") }
         if options.output != nil { return await DownloadCommand(invocation: self).run() }
         if options.streams { return await StreamCommand(invocation: self).run() }
         return await FetchCommand(invocation: self).run()
@@ -51,19 +49,24 @@ struct Invocation {
         return status
     }
 
-    /// `1.23 kB in 12.3 ms (first byte after 10.1 ms)`, and with `--cache`, where the answer came from
-    /// (`, from the cache`, `, revalidated`, `, stored` or `, not stored`).
+    /// `1.23 kB in 12.3 ms (first byte after 10.1 ms)`, and with `--cache`, where the answer came from:
+    /// ``cacheNote(_:)``.
     func summary(bytes: Int64, timeline: Timeline, cache: CacheStatus? = nil) -> String {
         var text = "\(Units.bytes(bytes)) in \(Units.duration(timeline.requestDuration))"
         if let latency = timeline.latency { text += " (first byte after \(Units.duration(latency)))" }
-        switch cache {
-        case .hit: text += ", from the cache"
-        case .staleHit: text += ", from the cache (stale)"
-        case .revalidated: text += ", from the cache (revalidated)"
-        case .unsatisfiable: text += ", not in the cache"
-        case .miss: text += ", from the server"
-        case nil: break
+        return text + Self.cacheNote(cache)
+    }
+
+    /// `, from the server`, `, from the cache`, `, from the cache (stale)`, `, from the cache (revalidated)` or
+    /// `, not in the cache`; nothing without a cache.
+    static func cacheNote(_ status: CacheStatus?) -> String {
+        switch status {
+        case .hit: ", from the cache"
+        case .staleHit: ", from the cache (stale)"
+        case .revalidated: ", from the cache (revalidated)"
+        case .unsatisfiable: ", not in the cache"
+        case .miss: ", from the server"
+        case nil: ""
         }
-        return text
     }
 }

@@ -558,6 +558,11 @@ struct LiveCacheTests {
 
         #expect(lines == ["answer 2"], "a stream reads the server's body as it comes")
         #expect(route.count == 2)
+
+        let post = Request(.post, url: live.server.url("/counted"), body: .data(Data("x".utf8)))
+        for try await _ in live.session.stream(post).lines {}
+        let afterPost = await live.session.get("counted").response
+        #expect(afterPost.metrics.cacheStatus == .miss, "a stream's successful POST invalidated the stored response")
     }
 
     @Test(arguments: TransportKind.allCases) func aDiskCacheAnswersANewSessionAfterARestart(

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// One process at a time should use a directory: the store keeps its index of keys, sizes and recency in memory,
 /// read from the directory when first used (entries found there count as used in the order they were written). Its
-/// file operations are synchronous system calls made on the store's actor, in chunks.
+/// file operations are synchronous system calls, in chunks: records and writes on the store's actor, a hit's body
+/// read by the request's own task from the file the record names (a body removed meanwhile is a miss).
 public actor DiskCacheStorage: CacheStorage {
     /// The directory it keeps its files in.
     public nonisolated let directory: URL
