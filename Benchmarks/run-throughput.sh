@@ -11,6 +11,7 @@
 #
 # Environment (smaller numbers make a smoke run):
 #   THROUGHPUT_SMALL_COUNT       sequential small GETs per process        (default 2000)
+#   THROUGHPUT_DISTINCT_COUNT    distinct URLs for distinct-urls           (default 100000)
 #   THROUGHPUT_CONCURRENT_COUNT  concurrent small GETs per process        (default 20000)
 #   THROUGHPUT_WIDTH             requests in flight for those             (default 64)
 #   THROUGHPUT_DECODE_COUNT      GET + decode of array-10k.json           (default 1000)
@@ -19,7 +20,8 @@
 #                                small GET fresh for an hour, only when named, with ferry-ahc-cache and
 #                                ferry-urlsession-cache: HTTPCache hits against the raw engines over loopback;
 #                                ferry-*-disk-cache: the same from DiskCacheStorage; no-store-sequential, the small
-#                                GET marked no-store: ferry-*-cache against ferry-* shows what an idle cache costs)
+#                                GET marked no-store: ferry-*-cache against ferry-* shows what an idle cache costs;
+#                                distinct-urls, 100,000 cacheable URLs: peak RSS and cache_bytes show the budget holds)
 #   THROUGHPUT_CLIENTS           which clients, space-separated           (default: all four, and alamofire and
 #                                                                         get when FERRY_BENCH_PEERS is set)
 #   FERRY_BENCH_PEERS            a folder with checkouts Alamofire/ and Get/: builds the clients alamofire and get
@@ -31,6 +33,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 ROUNDS="${1:-3}"
 ROOT="$(cd .. && pwd)"
 SMALL_COUNT="${THROUGHPUT_SMALL_COUNT:-2000}"
+DISTINCT_COUNT="${THROUGHPUT_DISTINCT_COUNT:-100000}"
 CONCURRENT_COUNT="${THROUGHPUT_CONCURRENT_COUNT:-20000}"
 WIDTH="${THROUGHPUT_WIDTH:-64}"
 DECODE_COUNT="${THROUGHPUT_DECODE_COUNT:-1000}"
@@ -76,6 +79,7 @@ arguments() { # arguments WORKLOAD: the ThroughputBench options for it
   case "$1" in
     small-sequential) echo "--url $FERRY_NGINX_URL/small.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
     cached-sequential) echo "--url $FERRY_NGINX_URL/cacheable.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
+    distinct-urls) echo "--url $FERRY_NGINX_URL/cacheable.json --count $DISTINCT_COUNT --expect $(size "$WWW/small.json")" ;;
     no-store-sequential) echo "--url $FERRY_NGINX_URL/no-store.json --count $SMALL_COUNT --expect $(size "$WWW/small.json")" ;;
     small-concurrent) echo "--url $FERRY_NGINX_URL/small.json --count $CONCURRENT_COUNT --width $WIDTH --expect $(size "$WWW/small.json")" ;;
     decode) echo "--url $FERRY_NGINX_URL/array-10k.json --count $DECODE_COUNT" ;;

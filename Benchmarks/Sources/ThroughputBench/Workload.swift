@@ -19,11 +19,14 @@ enum Workload: String, CaseIterable {
     case cachedSequential = "cached-sequential"
     /// `count` GETs of a small JSON body marked `no-store`, one after another: a cache looks each up and stores none.
     case noStoreSequential = "no-store-sequential"
+    /// `count` GETs of `count` distinct URLs (`?n=1`, `?n=2`, …) of a small body that may be cached, one after
+    /// another: every one is a miss that a cache stores, so a cache's memory (or disk) must stay within its budget.
+    case distinctURLs = "distinct-urls"
 
     /// Requests per second for request-bound workloads, MB/s (10^6 bytes) for transfers.
     var unit: String {
         switch self {
-        case .smallSequential, .smallConcurrent, .decode, .cachedSequential, .noStoreSequential: "req/s"
+        case .smallSequential, .smallConcurrent, .decode, .cachedSequential, .noStoreSequential, .distinctURLs: "req/s"
         case .downloadDisk, .downloadMemory, .upload: "MB/s"
         }
     }
@@ -75,6 +78,12 @@ extension Workload {
         case .smallSequential, .cachedSequential, .noStoreSequential:
             for _ in 0..<options.count {
                 try check(Int64(try await client.data(from: options.url)))
+            }
+        case .distinctURLs:
+            for index in 0..<options.count {
+                var components = URLComponents(url: options.url, resolvingAgainstBaseURL: false)!
+                components.queryItems = [URLQueryItem(name: "n", value: String(index))]
+                try check(Int64(try await client.data(from: components.url!)))
             }
         case .smallConcurrent:
             try await withThrowingTaskGroup(of: Int.self) { group in

@@ -19,6 +19,20 @@ let headers = Session.Configuration.defaultHeaders
 /// Where a disk cache client keeps its files: new for each process, removed when it ends.
 let cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
     "ferry-bench-cache-\(ProcessInfo.processInfo.processIdentifier)")
+/// A disk store in `cacheDirectory`, 100 MiB unless FERRY_BENCH_DISK_CACHE_BYTES says otherwise.
+func diskStorage() throws -> DiskCacheStorage {
+    let limit = ProcessInfo.processInfo.environment["FERRY_BENCH_DISK_CACHE_BYTES"].flatMap { Int($0) } ?? 100 << 20
+    return try DiskCacheStorage(directory: cacheDirectory, byteLimit: limit)
+}
+
+/// The bytes a cache client's store holds at the end (memory or files), for the report; `nil` without a cache.
+func cacheBytes(_ client: any HTTPBenchClient) async -> Int? {
+    guard let storage = (client as? FerryClient)?.session.configuration.cache?.storage else { return nil }
+    if let memory = storage as? MemoryCacheStorage { return memory.currentByteCount }
+    if let disk = storage as? DiskCacheStorage { return await disk.currentByteCount }
+    return nil
+}
+
 let client: any HTTPBenchClient
 do {
     client =
@@ -30,12 +44,9 @@ do {
         case .ferryURLSessionCache: FerryClient(transport: URLSessionTransport(), cache: HTTPCache())
         case .ferryAsyncHTTPClientCache: FerryClient(transport: AsyncHTTPClientTransport(), cache: HTTPCache())
         case .ferryURLSessionDiskCache:
-            FerryClient(
-                transport: URLSessionTransport(), cache: HTTPCache(storage: try DiskCacheStorage(directory: cacheDirectory)))
+            FerryClient(transport: URLSessionTransport(), cache: HTTPCache(storage: try diskStorage()))
         case .ferryAsyncHTTPClientDiskCache:
-            FerryClient(
-                transport: AsyncHTTPClientTransport(),
-                cache: HTTPCache(storage: try DiskCacheStorage(directory: cacheDirectory)))
+            FerryClient(transport: AsyncHTTPClientTransport(), cache: HTTPCache(storage: try diskStorage()))
         case .rawAsyncHTTPClientDelegate: RawAsyncHTTPClient(api: .delegate, headers: headers)
         case .rawAsyncHTTPClientChildTask: RawAsyncHTTPClient(api: .asyncInChildTask, headers: headers)
         case .alamofire, .get: try peerClient(arguments.client, headers: headers.map { ($0.name, $0.value) })
@@ -51,17 +62,19 @@ do {
     let start = ContinuousClock.now
     let tally = try await arguments.workload.run(client, arguments.options)
     let elapsed = start.duration(to: .now)
+    let cacheBytesAtEnd = await cacheBytes(client)
     await client.shutdown()
     try? FileManager.default.removeItem(at: cacheDirectory)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate =
         arguments.workload.unit == "req/s" ? Double(tally.operations) / seconds : Double(tally.bytes) / seconds / 1e6
-    let line: [String: Any] = [
+    var line: [String: Any] = [
         "client": arguments.client.rawValue, "workload": arguments.workload.rawValue,
         "operations": tally.operations, "bytes": tally.bytes, "seconds": seconds,
         "rate": rate, "unit": arguments.workload.unit,
         "rss_after_warmup_kib": residentAfterWarmUp, "peak_rss_kib": ProcessMemory.peakResidentKiB ?? -1,
     ]
+    if let cacheBytesAtEnd { line["cache_bytes"] = cacheBytesAtEnd }
     let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
     print(String(decoding: json, as: UTF8.self))
 } catch let error as Unsupported {

@@ -28,19 +28,21 @@ public actor DiskCacheStorage: CacheStorage {
     /// a `URL` for each hit cost more than reading the file).
     private nonisolated let bodiesPath: String
 
+    /// A key in the index: the bytes of its files and its bodies' names. The index holds every key the directory
+    /// holds, so it is kept small: the key's 64-bit hash (its record's name) and binary UUIDs, no strings.
     private struct Slot {
         var cost: Int
-        var bodies: [String]
+        var bodies: [UUID]
     }
 
-    private var slots: [String: Slot] = [:]
-    private var order = RecencyOrder<String>()
+    private var slots: [UInt64: Slot] = [:]
+    private var order = RecencyOrder<UInt64>()
     private var totalCost = 0
     private var indexed = false
     /// The records of the most recently read keys, decoded: a hit reads only its body's file (`cached-sequential`,
     /// disk: decoding the record at every hit was half of a hit's time). Bounded by ``recordsKept``.
-    private var records: [String: DiskCacheRecord] = [:]
-    private var recordOrder = RecencyOrder<String>()
+    private var records: [UInt64: DiskCacheRecord] = [:]
+    private var recordOrder = RecencyOrder<UInt64>()
     private static let recordsKept = 1_000
     /// The bytes the disk takes before it is full, when a test plays a full disk; `nil` for the real disk.
     var roomForTesting: Int?
@@ -73,7 +75,7 @@ public actor DiskCacheStorage: CacheStorage {
     /// - Parameter key: The primary key.
     public func entries(for key: String) async -> [CachedResponse] {
         indexIfNeeded()
-        let name = Self.fileName(for: key)
+        let name = Self.name(of: key)
         guard slots[name] != nil, let record = record(named: name) else { return [] }
         // Another key whose name is the same (a 64-bit hash collision) is kept: this one is a miss.
         guard record.key == key else { return [] }
@@ -95,13 +97,13 @@ public actor DiskCacheStorage: CacheStorage {
     ///   - key: The primary key.
     public func setEntries(_ entries: [CachedResponse], for key: String) async {
         indexIfNeeded()
-        let name = Self.fileName(for: key)
+        let name = Self.name(of: key)
         let kept = Set(slots[name]?.bodies ?? [])
         guard !entries.isEmpty else {
             remove(name)
             return
         }
-        var written: [String] = []
+        var written: [UUID] = []
         var record = DiskCacheRecord(key: key, entries: [])
         let recordBytes: Int
         do {
@@ -117,7 +119,7 @@ public actor DiskCacheStorage: CacheStorage {
             return
         }
         remember(record, named: name)
-        let bodies = record.entries.map(\.bodyName)
+        let bodies = record.entries.compactMap { UUID(uuidString: $0.bodyName) }
         for body in kept.subtracting(bodies) { CacheFile.remove(bodyURL(body)) }
         if let old = slots[name] { totalCost -= old.cost }
         let cost = recordBytes + record.entries.reduce(0) { $0 + $1.byteCount }
@@ -144,21 +146,22 @@ public actor DiskCacheStorage: CacheStorage {
     // MARK: Files
 
     /// The record for an entry, writing its body to a new file unless it is already one of this key's files.
-    private func place(_ entry: CachedResponse, keeping kept: Set<String>, written: inout [String]) throws
+    private func place(_ entry: CachedResponse, keeping kept: Set<UUID>, written: inout [UUID]) throws
         -> DiskCacheRecord.Entry
     {
         if case .file(let path, let byteCount, let checksum?) = entry.body.storage, path.hasPrefix(bodiesPath),
-            case let name = String(path.dropFirst(bodiesPath.count)), kept.contains(name)
+            let name = UUID(uuidString: String(path.dropFirst(bodiesPath.count))), kept.contains(name)
         {
-            return DiskCacheRecord.Entry(stored: entry.stored, bodyName: name, byteCount: byteCount, checksum: checksum)
+            return DiskCacheRecord.Entry(
+                stored: entry.stored, bodyName: name.uuidString, byteCount: byteCount, checksum: checksum)
         }
-        let body = UUID().uuidString
+        let body = UUID()
         switch entry.body.storage {
         case .data(let data):
             try write(data, to: bodyURL(body))
             written.append(body)
             return DiskCacheRecord.Entry(
-                stored: entry.stored, bodyName: body, byteCount: data.count, checksum: CacheChecksum.of(data))
+                stored: entry.stored, bodyName: body.uuidString, byteCount: data.count, checksum: CacheChecksum.of(data))
         case .file(let path, let byteCount, _):
             // Another file (a download's destination): copied in chunks; a file that changed stores nothing.
             let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
@@ -168,7 +171,7 @@ public actor DiskCacheStorage: CacheStorage {
                 try CacheFile.move(temporary, to: bodyURL(body))
                 written.append(body)
                 return DiskCacheRecord.Entry(
-                    stored: entry.stored, bodyName: body, byteCount: copied.count, checksum: copied.checksum)
+                    stored: entry.stored, bodyName: body.uuidString, byteCount: copied.count, checksum: copied.checksum)
             } catch {
                 CacheFile.remove(temporary)
                 throw error
@@ -189,7 +192,7 @@ public actor DiskCacheStorage: CacheStorage {
         }
     }
 
-    private func remove(_ name: String) {
+    private func remove(_ name: UInt64) {
         guard let slot = slots.removeValue(forKey: name) else { return }
         CacheFile.remove(entryURL(name))
         for body in slot.bodies { CacheFile.remove(bodyURL(body)) }
@@ -201,7 +204,7 @@ public actor DiskCacheStorage: CacheStorage {
     }
 
     /// The key's record, decoded: remembered, or read from its file (a file that does not decode is removed).
-    private func record(named name: String) -> DiskCacheRecord? {
+    private func record(named name: UInt64) -> DiskCacheRecord? {
         if let record = records[name] {
             recordOrder.use(name)
             return record
@@ -215,7 +218,7 @@ public actor DiskCacheStorage: CacheStorage {
         return record
     }
 
-    private func remember(_ record: DiskCacheRecord, named name: String) {
+    private func remember(_ record: DiskCacheRecord, named name: UInt64) {
         records[name] = record
         recordOrder.use(name)
         while records.count > Self.recordsKept, let oldest = recordOrder.oldest() {
@@ -238,23 +241,27 @@ public actor DiskCacheStorage: CacheStorage {
         for file in CacheFile.names(in: temporaryDirectory) {
             CacheFile.remove(temporaryDirectory.appendingPathComponent(file))
         }
-        var found: [(name: String, slot: Slot, written: TimeInterval)] = []
-        var named = Set<String>()
-        for name in CacheFile.names(in: entriesDirectory) {
-            let url = entryURL(name)
-            guard let data = CacheFile.contents(of: url.path), let record = DiskCacheRecord(decoding: data),
-                Self.fileName(for: record.key) == name
+        var found: [(name: UInt64, slot: Slot, written: TimeInterval)] = []
+        var named = Set<UUID>()
+        for file in CacheFile.names(in: entriesDirectory) {
+            let url = entriesDirectory.appendingPathComponent(file)
+            guard let name = UInt64(file, radix: 16), let data = CacheFile.contents(of: url.path),
+                let record = DiskCacheRecord(decoding: data), Self.name(of: record.key) == name
             else {
                 CacheFile.remove(url)
                 continue
             }
-            let bodies = record.entries.map(\.bodyName)
+            let bodies = record.entries.compactMap { UUID(uuidString: $0.bodyName) }
+            guard bodies.count == record.entries.count else {
+                CacheFile.remove(url)
+                continue
+            }
             named.formUnion(bodies)
             let cost = data.count + record.entries.reduce(0) { $0 + $1.byteCount }
             found.append((name, Slot(cost: cost, bodies: bodies), CacheFile.status(of: url)?.modified ?? 0))
         }
-        for body in CacheFile.names(in: bodiesDirectory) where !named.contains(body) {
-            CacheFile.remove(bodyURL(body))
+        for file in CacheFile.names(in: bodiesDirectory) where UUID(uuidString: file).map(named.contains) != true {
+            CacheFile.remove(bodiesDirectory.appendingPathComponent(file))
         }
         for entry in found.sorted(by: { $0.written < $1.written }) {
             slots[entry.name] = entry.slot
@@ -264,17 +271,18 @@ public actor DiskCacheStorage: CacheStorage {
         evictToFit()
     }
 
-    private func entryURL(_ name: String) -> URL {
-        entriesDirectory.appendingPathComponent(name)
+    /// A key's record file: its name in hexadecimal, 16 digits.
+    private func entryURL(_ name: UInt64) -> URL {
+        let hex = String(name, radix: 16)
+        return entriesDirectory.appendingPathComponent(String(repeating: "0", count: 16 - hex.count) + hex)
     }
 
-    private func bodyURL(_ name: String) -> URL {
-        bodiesDirectory.appendingPathComponent(name)
+    private func bodyURL(_ name: UUID) -> URL {
+        bodiesDirectory.appendingPathComponent(name.uuidString)
     }
 
-    /// A key's record file name: its FNV-1a hash in hexadecimal (the record holds the key, to tell collisions).
-    private static func fileName(for key: String) -> String {
-        let hex = String(CacheChecksum.of(key), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+    /// A key's name: its FNV-1a hash (its record holds the key, to tell collisions apart).
+    private static func name(of key: String) -> UInt64 {
+        CacheChecksum.of(key)
     }
 }
