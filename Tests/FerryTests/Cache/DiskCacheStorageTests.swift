@@ -264,3 +264,23 @@ extension DiskCacheStorage {
         roomForTesting = room
     }
 }
+
+@Suite("RecencyOrder")
+struct RecencyOrderTests {
+    @Test func theOldestIsTheLeastRecentlyUsedAndTheLogStaysProportionalToTheKeys() {
+        var order = RecencyOrder<Int>()
+        for key in 0..<3 { order.use(key) }
+        order.use(0)
+        #expect(order.oldest() == 1)
+        order.remove(1)
+        #expect(order.oldest() == 2)
+        // A cache that inserts and evicts forever, 100 keys at a time: the log must not grow with the operations.
+        for key in 3..<100_000 {
+            order.use(key)
+            if order.count > 100, let oldest = order.oldest() { order.remove(oldest) }
+        }
+        #expect(order.count == 100)
+        #expect(order.logLength <= 2 * 100 + 32)
+        #expect(order.oldest() == 99_900)
+    }
+}

@@ -1,8 +1,8 @@
 /// Keys in the order they were last used, for evicting the least recently used one first.
 ///
 /// Each use appends to a log; the oldest key is found by reading the log from its start and skipping uses that a
-/// later one superseded. The log is rebuilt when superseded uses outnumber live keys, so each operation costs
-/// constant time on average, with any number of keys.
+/// later one superseded. The log is rebuilt when it is more than twice as long as there are keys, so its memory stays
+/// proportional to the keys and each operation costs constant time on average, however many keys there are.
 struct RecencyOrder<Key: Hashable> {
     private var lastUse: [Key: UInt64] = [:]
     private var log: [(key: Key, use: UInt64)] = []
@@ -12,12 +12,16 @@ struct RecencyOrder<Key: Hashable> {
     /// The number of keys.
     var count: Int { lastUse.count }
 
+    /// The uses the log holds, superseded ones included.
+    var logLength: Int { log.count }
+
     /// Makes `key` the most recently used (adding it when new).
     mutating func use(_ key: Key) {
         clock += 1
         lastUse[key] = clock
         log.append((key, clock))
-        if log.count - start > 2 * lastUse.count + 32 { compact() }
+        // The whole log counts, the read prefix too: it holds superseded uses (and their keys) until rebuilt.
+        if log.count > 2 * lastUse.count + 32 { compact() }
     }
 
     /// Forgets `key`.
