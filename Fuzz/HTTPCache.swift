@@ -34,9 +34,10 @@ private func checkCacheControl(_ value: String) {
     }
     let parsed = CacheControl(parsing: value)
     let limit = CacheControl.deltaSecondsLimit
-    for seconds in [parsed.maxAge, parsed.sharedMaxAge, parsed.minFresh, parsed.staleWhileRevalidate,
-        parsed.staleIfError].compactMap({ $0 }) where !(0...limit).contains(seconds)
-    {
+    for seconds in [
+        parsed.maxAge, parsed.sharedMaxAge, parsed.minFresh, parsed.staleWhileRevalidate,
+        parsed.staleIfError,
+    ].compactMap({ $0 }) where !(0...limit).contains(seconds) {
         fuzzFailure("delta-seconds \(seconds) from \(value.debugDescription)")
     }
 }
@@ -46,14 +47,18 @@ private func checkCacheKey(_ text: String) {
         guard let url = URL(string: candidate), let fast = CacheKey.plainHTTPURI(url.absoluteString) else { continue }
         let general = CacheKey.componentsURI(url)
         if fast != general {
-            fuzzFailure("\(candidate.debugDescription): text path \(fast.debugDescription), URLComponents \(String(describing: general))")
+            fuzzFailure(
+                "\(candidate.debugDescription): text path \(fast.debugDescription), URLComponents \(String(describing: general))"
+            )
         }
     }
 }
 
 private func checkVary(_ line: String) {
     if VaryKey.isNormalised(line), VaryKey.normalised([line]) != line {
-        fuzzFailure("\(line.debugDescription) is called normal but normalises to \(VaryKey.normalised([line]).debugDescription)")
+        fuzzFailure(
+            "\(line.debugDescription) is called normal but normalises to \(VaryKey.normalised([line]).debugDescription)"
+        )
     }
 }
 

@@ -137,7 +137,8 @@ extension Pipeline {
         guard exchange.cacheStatus == .miss, request.cachePolicy != .doNotStore, exchange.urls.count <= 1 else {
             return
         }
-        exchange.cacheWrite = CacheWrite(cache: cache, request: request, requestTime: requestTime, responseTime: cache.now())
+        exchange.cacheWrite = CacheWrite(
+            cache: cache, request: request, requestTime: requestTime, responseTime: cache.now())
     }
 
     /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a

@@ -20,7 +20,8 @@ struct FetchCommand {
         if let error = response.error { return invocation.fail(error) }
         layout.note(
             invocation.summary(
-                bytes: response.metrics.bytesReceived, timeline: response.timeline, cache: response.metrics.cacheStatus))
+                bytes: response.metrics.bytesReceived, timeline: response.timeline, cache: response.metrics.cacheStatus)
+        )
         return response.response.map(invocation.checkStatus) ?? .success
     }
 }

@@ -245,7 +245,8 @@ struct LiveCacheTests {
         #expect(route.count == 2)
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func onlyIfCachedWithNothingStoredIsA504WithoutTheServer(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
@@ -266,7 +267,8 @@ struct LiveCacheTests {
         #expect(route.count == 1)
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func reloadGoesToTheServerAndStoresTheNewResponse(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func reloadGoesToTheServerAndStoresTheNewResponse(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=600")])
@@ -328,7 +330,8 @@ struct LiveCacheTests {
         #expect(count.withLock { $0 } == 2)
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func lastModifiedAloneRevalidatesWithIfModifiedSince(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func lastModifiedAloneRevalidatesWithIfModifiedSince(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
@@ -351,7 +354,8 @@ struct LiveCacheTests {
         #expect(conditional.withLock { $0 } == 1)
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func staleIfErrorServesTheStoredResponseWhenTheServerFails(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=600")])
@@ -368,7 +372,8 @@ struct LiveCacheTests {
         #expect(failing.count == 1, "the server was asked first")
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func withoutStaleIfErrorTheServersErrorIsTheAnswer(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func withoutStaleIfErrorTheServersErrorIsTheAnswer(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let route = CountingRoute(headers: [("Cache-Control", "max-age=0")])
@@ -382,7 +387,8 @@ struct LiveCacheTests {
         #expect(second.metrics.cacheStatus == .miss)
     }
 
-    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func a304ForAnotherVersionIsSentAgainWithoutValidators(
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func a304ForAnotherVersionIsSentAgainWithoutValidators(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
         let seen = Locked([String?]())

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The file operations a cache store needs, in chunks and with plain system calls: a body is never read or
@@ -68,7 +68,9 @@ enum CacheFile {
     /// - Parameter room: As for ``create(_:holding:room:)``.
     /// - Returns: The bytes copied and their checksum.
     /// - Throws: `POSIXError` when either file fails, or `EIO` when the source has another length.
-    static func copy(_ source: String, expectedCount: Int?, to destination: URL, room: Int? = nil) throws
+    static func copy(
+        _ source: String, expectedCount: Int?, to destination: URL, room: Int? = nil
+    ) throws
         -> (count: Int, checksum: UInt64)
     {
         let input = open(source, O_RDONLY | O_CLOEXEC)
@@ -133,9 +135,9 @@ enum CacheFile {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-            let modified = TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9
+        let modified = TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9
         #else
-            let modified = TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9
+        let modified = TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9
         #endif
         return (Int(info.st_size), modified)
     }

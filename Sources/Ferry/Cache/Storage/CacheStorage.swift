@@ -80,7 +80,8 @@ public struct CachedResponse: Sendable, Hashable {
     /// The bytes it occupies in memory, roughly: its body (when held in memory), its header fields, and
     /// ``bookkeepingBytes``.
     var cost: Int {
-        Self.bookkeepingBytes + body.bytesInMemory + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        Self.bookkeepingBytes + body.bytesInMemory
+            + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             + requestHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 }

@@ -58,7 +58,8 @@ struct DiskCacheRecord: Equatable {
             guard let requestHeaders = reader.headers(), let status = reader.integer(), (100...999).contains(status),
                 let version = reader.string(), let urlString = reader.string(), let url = URL(string: urlString),
                 let headers = reader.headers(), let requestTime = reader.integer(),
-                let responseTime = reader.integer(), let bodyName = reader.string(), let byteCount = reader.integer(), byteCount <= Int.max,
+                let responseTime = reader.integer(), let bodyName = reader.string(), let byteCount = reader.integer(),
+                byteCount <= Int.max,
                 let bodyChecksum = reader.integer()
             else { return nil }
             let response = HTTPResponse(

@@ -146,7 +146,9 @@ public actor DiskCacheStorage: CacheStorage {
     // MARK: Files
 
     /// The record for an entry, writing its body to a new file unless it is already one of this key's files.
-    private func place(_ entry: CachedResponse, keeping kept: Set<UUID>, written: inout [UUID]) throws
+    private func place(
+        _ entry: CachedResponse, keeping kept: Set<UUID>, written: inout [UUID]
+    ) throws
         -> DiskCacheRecord.Entry
     {
         if case .file(let path, let byteCount, let checksum?) = entry.body.storage, path.hasPrefix(bodiesPath),
@@ -161,7 +163,8 @@ public actor DiskCacheStorage: CacheStorage {
             try write(data, to: bodyURL(body))
             written.append(body)
             return DiskCacheRecord.Entry(
-                stored: entry.stored, bodyName: body.uuidString, byteCount: data.count, checksum: CacheChecksum.of(data))
+                stored: entry.stored, bodyName: body.uuidString, byteCount: data.count, checksum: CacheChecksum.of(data)
+            )
         case .file(let path, let byteCount, _):
             // Another file (a download's destination): copied in chunks; a file that changed stores nothing.
             let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
