@@ -39,7 +39,7 @@ export TSAN_OPTIONS="exitcode=66:halt_on_error=0:second_deadlock_stack=1:suppres
 # LeakSanitizer is off (RELIABILITY.md, "Sanitizers"): Swift keeps enum tags in the spare bits of the pointers it
 # stores, so LSan cannot follow them and reports reachable objects (a static let's Data) as leaks; and libcurl keeps
 # its global state to the end of the process. Leaks are the soak's job (descriptors and RSS, scripts/soak.sh).
-export ASAN_OPTIONS="exitcode=66:halt_on_error=1:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS="exitcode=66:halt_on_error=1:detect_leaks=0:suppressions=$PWD/scripts/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # Timing tests scale their deadlines by this factor (never skipped): a sanitized build runs several times slower.
 export FERRY_TEST_TIME_SCALE="${FERRY_TEST_TIME_SCALE:-4}"
 # A temporary directory of its own: some tests check that they leave no temporary file behind, which another
