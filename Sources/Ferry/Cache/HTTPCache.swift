@@ -90,30 +90,28 @@ public final class HTTPCache: Sendable {
 
     /// Replaces the stored response that `freshened` was made from (same head but for the header fields and times).
     func replace(_ original: CachedResponse, with freshened: StoredResponse, for request: Request) async {
-        guard let key = CacheKey(method: .get, url: request.url) else { return }
+        guard let key = CacheKey(method: .get, url: request.url)?.description else { return }
         var updated = original
         updated.stored = freshened
-        let others = await storage.entries(for: key.description).filter { $0 != original }
-        await storage.setEntries(others + [updated], for: key.description)
+        await put(updated, inPlaceOf: original, among: await storage.entries(for: key), key: key)
     }
 
     /// Applies a `HEAD` response to the stored `GET` response it could have been chosen for (§4.3.5): updates its
     /// head when the validators and length agree, drops it when they do not.
     func freshen(with head: HTTPResponse, for request: Request, requestTime: Date, responseTime: Date) async {
-        guard head.statusCode == 200, let key = CacheKey(method: .get, url: request.url) else { return }
-        let entries = await storage.entries(for: key.description)
+        guard head.statusCode == 200, let key = CacheKey(method: .get, url: request.url)?.description else { return }
+        let entries = await storage.entries(for: key)
         let matching = entries.filter { VaryKey.matches($0.stored, requestHeaders: request.headers) }
         guard let chosen = CacheLookup.mostRecent(matching.map(\.stored)),
             let entry = entries.first(where: { $0.stored == chosen })
         else { return }
-        let others = entries.filter { $0 != entry }
         switch HeadFreshening.decide(chosen, head: head, requestTime: requestTime, responseTime: responseTime) {
         case .update(let freshened):
             var updated = entry
             updated.stored = freshened
-            await storage.setEntries(others + [updated], for: key.description)
+            await put(updated, inPlaceOf: entry, among: entries, key: key)
         case .invalidate:
-            await storage.setEntries(others, for: key.description)
+            await put(nil, inPlaceOf: entry, among: entries, key: key)
         case .unchanged:
             break
         }
@@ -121,9 +119,17 @@ public final class HTTPCache: Sendable {
 
     /// Drops a stored response whose body can no longer be read (its file is gone or corrupt).
     func remove(_ entry: CachedResponse, for request: Request) async {
-        guard let key = CacheKey(method: .get, url: request.url) else { return }
-        let others = await storage.entries(for: key.description).filter { $0 != entry }
-        await storage.setEntries(others, for: key.description)
+        guard let key = CacheKey(method: .get, url: request.url)?.description else { return }
+        await put(nil, inPlaceOf: entry, among: await storage.entries(for: key), key: key)
+    }
+
+    /// Stores `entries` under `key` with `entry` replaced by `replacement`, or dropped when it is `nil`.
+    private func put(
+        _ replacement: CachedResponse?, inPlaceOf entry: CachedResponse, among entries: [CachedResponse], key: String
+    ) async {
+        var kept = entries.filter { $0 != entry }
+        if let replacement { kept.append(replacement) }
+        await storage.setEntries(kept, for: key)
     }
 
     /// Drops what an unsafe request's non-error `response` invalidates (§4.4).

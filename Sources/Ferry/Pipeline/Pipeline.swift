@@ -137,13 +137,14 @@ final class Pipeline: Sendable {
             if let revalidating {
                 request.headers = ConditionalRequest.headers(for: request.headers, revalidating: revalidating.stored)
             }
-            let requestTime = cache?.now() ?? Date()
+            // When the request was sent, by the cache's clock (RFC 9111 §4.2.3's `request_time`); only with a cache.
+            let requestTime = cache?.now()
             var answer: Answer
             do {
                 answer = try await send(request, prepared: prepared, controls: controls, exchange: exchange)
             } catch {
                 let error = failure(error, signal: controls.signal)
-                if let cache, let entry = revalidating, error.reason != .cancelled,
+                if let cache, let requestTime, let entry = revalidating, error.reason != .cancelled,
                     case (let stored?, let status, _) = await revalidated(
                         entry, by: nil, for: request, in: cache, requestTime: requestTime, streaming: file != nil)
                 {
@@ -157,7 +158,7 @@ final class Pipeline: Sendable {
                 try await wait(delay, controls: controls, exchange: exchange)
                 continue
             }
-            if let cache {
+            if let cache, let requestTime {
                 if let entry = revalidating {
                     let (stored, status, again) = await revalidated(
                         entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime,

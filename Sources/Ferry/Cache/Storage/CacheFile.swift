@@ -130,16 +130,15 @@ enum CacheFile {
         (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     }
 
-    /// The file's size and modification time, or `nil` when it is missing.
-    static func status(of url: URL) -> (size: Int, modified: TimeInterval)? {
+    /// When the file was last written, or `nil` when it is missing.
+    static func modificationTime(of url: URL) -> TimeInterval? {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return nil }
         #if canImport(Darwin)
-        let modified = TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9
+        return TimeInterval(info.st_mtimespec.tv_sec) + TimeInterval(info.st_mtimespec.tv_nsec) / 1e9
         #else
-        let modified = TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9
+        return TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9
         #endif
-        return (Int(info.st_size), modified)
     }
 
     private static func lastError() -> POSIXError {
@@ -223,6 +222,11 @@ struct CacheChecksum {
     }
 
     static func of(_ string: String) -> UInt64 {
-        of(Data(string.utf8))
+        var string = string
+        return string.withUTF8 { bytes in
+            var checksum = CacheChecksum()
+            checksum.update(UnsafeRawBufferPointer(bytes))
+            return checksum.value
+        }
     }
 }

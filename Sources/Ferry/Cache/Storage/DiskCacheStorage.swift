@@ -104,14 +104,20 @@ public actor DiskCacheStorage: CacheStorage {
             return
         }
         var written: [UUID] = []
+        var bodies: [UUID] = []
         var record = DiskCacheRecord(key: key, entries: [])
         let recordBytes: Int
         do {
             for entry in entries {
-                record.entries.append(try place(entry, keeping: kept, written: &written))
+                let (placed, body) = try place(entry, keeping: kept, written: &written)
+                record.entries.append(placed)
+                bodies.append(body)
             }
             let encoded = record.encoded()
-            try write(encoded, to: entryURL(name))
+            try install(at: entryURL(name)) { temporary in
+                try CacheFile.create(temporary, holding: encoded, room: roomForTesting)
+                return encoded.count
+            }
             recordBytes = encoded.count
         } catch {
             for body in written { CacheFile.remove(bodyURL(body)) }
@@ -119,7 +125,6 @@ public actor DiskCacheStorage: CacheStorage {
             return
         }
         remember(record, named: name)
-        let bodies = record.entries.compactMap { UUID(uuidString: $0.bodyName) }
         for body in kept.subtracting(bodies) { CacheFile.remove(bodyURL(body)) }
         if let old = slots[name] { totalCost -= old.cost }
         let cost = recordBytes + record.entries.reduce(0) { $0 + $1.byteCount }
@@ -145,49 +150,48 @@ public actor DiskCacheStorage: CacheStorage {
 
     // MARK: Files
 
-    /// The record for an entry, writing its body to a new file unless it is already one of this key's files.
+    /// The record for an entry and its body's name, writing the body to a new file unless it is already one of
+    /// this key's files.
     private func place(
         _ entry: CachedResponse, keeping kept: Set<UUID>, written: inout [UUID]
     ) throws
-        -> DiskCacheRecord.Entry
+        -> (DiskCacheRecord.Entry, UUID)
     {
         if case .file(let path, let byteCount, let checksum?) = entry.body.storage, path.hasPrefix(bodiesPath),
             let name = UUID(uuidString: String(path.dropFirst(bodiesPath.count))), kept.contains(name)
         {
-            return DiskCacheRecord.Entry(
+            let placed = DiskCacheRecord.Entry(
                 stored: entry.stored, bodyName: name.uuidString, byteCount: byteCount, checksum: checksum)
+            return (placed, name)
         }
         let body = UUID()
-        switch entry.body.storage {
-        case .data(let data):
-            try write(data, to: bodyURL(body))
-            written.append(body)
-            return DiskCacheRecord.Entry(
-                stored: entry.stored, bodyName: body.uuidString, byteCount: data.count, checksum: CacheChecksum.of(data)
-            )
-        case .file(let path, let byteCount, _):
-            // Another file (a download's destination): copied in chunks; a file that changed stores nothing.
-            let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
-            do {
-                let copied = try CacheFile.copy(path, expectedCount: byteCount, to: temporary, room: roomForTesting)
-                roomForTesting = roomForTesting.map { $0 - copied.count }
-                try CacheFile.move(temporary, to: bodyURL(body))
-                written.append(body)
-                return DiskCacheRecord.Entry(
-                    stored: entry.stored, bodyName: body.uuidString, byteCount: copied.count, checksum: copied.checksum)
-            } catch {
-                CacheFile.remove(temporary)
-                throw error
+        var byteCount = 0
+        var checksum: UInt64 = 0
+        try install(at: bodyURL(body)) { temporary in
+            switch entry.body.storage {
+            case .data(let data):
+                try CacheFile.create(temporary, holding: data, room: roomForTesting)
+                (byteCount, checksum) = (data.count, CacheChecksum.of(data))
+            case .file(let path, let expected, _):
+                // Another file (a download's destination): copied in chunks; a file that changed stores nothing.
+                (byteCount, checksum) = try CacheFile.copy(
+                    path, expectedCount: expected, to: temporary, room: roomForTesting)
             }
+            return byteCount
         }
+        written.append(body)
+        let placed = DiskCacheRecord.Entry(
+            stored: entry.stored, bodyName: body.uuidString, byteCount: byteCount, checksum: checksum)
+        return (placed, body)
     }
 
-    /// Writes `data` to a temporary file, then renames it to `destination` (replacing what is there).
-    private func write(_ data: Data, to destination: URL) throws {
+    /// Makes the file at `destination` (replacing what is there): `write` fills a new temporary file and returns its
+    /// size, then it is renamed into place. A temporary file that fails is removed.
+    private func install(at destination: URL, _ write: (URL) throws -> Int) throws {
         let temporary = temporaryDirectory.appendingPathComponent(UUID().uuidString)
         do {
-            try CacheFile.create(temporary, holding: data, room: roomForTesting)
-            roomForTesting = roomForTesting.map { $0 - data.count }
+            let size = try write(temporary)
+            roomForTesting = roomForTesting.map { $0 - size }
             try CacheFile.move(temporary, to: destination)
         } catch {
             CacheFile.remove(temporary)
@@ -261,7 +265,7 @@ public actor DiskCacheStorage: CacheStorage {
             }
             named.formUnion(bodies)
             let cost = data.count + record.entries.reduce(0) { $0 + $1.byteCount }
-            found.append((name, Slot(cost: cost, bodies: bodies), CacheFile.status(of: url)?.modified ?? 0))
+            found.append((name, Slot(cost: cost, bodies: bodies), CacheFile.modificationTime(of: url) ?? 0))
         }
         for file in CacheFile.names(in: bodiesDirectory) where UUID(uuidString: file).map(named.contains) != true {
             CacheFile.remove(bodiesDirectory.appendingPathComponent(file))
