@@ -7,7 +7,8 @@ struct HTTPBinInteropTests {
     func makeSession(_ transport: TransportKind) -> Session {
         Session(
             configuration: .init(
-                baseURL: InteropServers.httpbin, idleTimeout: Duration.seconds(20).scaled, transport: transport.makeTransport()))
+                baseURL: InteropServers.httpbin, idleTimeout: Duration.seconds(20).scaled,
+                transport: transport.makeTransport()))
     }
 
     struct Args: Decodable, Equatable {
@@ -142,7 +143,8 @@ struct HTTPBinInteropTests {
         let jar = CookieJar()
         let session = Session(
             configuration: .init(
-                baseURL: InteropServers.httpbin, idleTimeout: Duration.seconds(20).scaled, transport: transport.makeTransport(),
+                baseURL: InteropServers.httpbin, idleTimeout: Duration.seconds(20).scaled,
+                transport: transport.makeTransport(),
                 cookieJar: jar))
         let other = makeSession(transport)
         _ = try await session.get("cookies/set", query: [.init(name: "flavour", value: "oat")]).serializingJSON()
