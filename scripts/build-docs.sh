@@ -4,13 +4,16 @@
 #
 #   scripts/build-docs.sh                 # .build-docs/Ferry.doccarchive, FerryTesting.doccarchive, Combined.doccarchive
 #   scripts/build-docs.sh --preview       # then serves Ferry's documentation with `docc preview` on localhost:8080
+#   scripts/build-docs.sh --site [BASE]   # then .build-docs/site: a static website of the combined archive for any
+#                                         # static host, served under BASE (default /ferry, as on GitHub Pages)
 #
 # How: the default debug build (the one scripts/test.sh makes, `-warnings-as-errors` included, so nothing is rebuilt
 # after it) gives the modules; `swift-symbolgraph-extract` reads their public symbols; `docc convert` builds Ferry's
 # catalog with those symbols, then FerryTesting's, which links to Ferry's symbols through Ferry's archive
 # (`--dependency`), and `docc merge` combines both. The archives describe the default build: AsyncHTTPClientTransport
 # (the `AsyncHTTPClient` trait) is not in them, so the catalogs mention it in code font, not as a symbol link.
-# Open an archive with `docc preview`, or host it (`docc process-archive transform-for-static-hosting`).
+# Open an archive with `docc preview`, or host it: `--site` runs `docc process-archive transform-for-static-hosting`
+# on the combined archive and checks that the result has its entry pages.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -52,6 +55,17 @@ if [[ "$status" != 0 ]]; then
   exit "$status"
 fi
 echo "build-docs: $OUT/Ferry.doccarchive, FerryTesting.doccarchive and Combined.doccarchive ($((SECONDS - started)) s)"
+
+if [[ "${1:-}" == --site ]]; then
+  base="${2:-/ferry}"
+  rm -rf "$OUT/site"
+  docc process-archive transform-for-static-hosting "$OUT/Combined.doccarchive" --output-path "$OUT/site" \
+    --hosting-base-path "$base" >/dev/null
+  for page in index.html documentation/ferry/index.html documentation/ferrytesting/index.html; do
+    [[ -f "$OUT/site/$page" ]] || { echo "build-docs: FAILED: the static site has no $page" >&2; exit 1; }
+  done
+  echo "build-docs: $OUT/site, a static website to serve under $base/ (entry: $base/documentation/ferry/)"
+fi
 
 if [[ "${1:-}" == --preview ]]; then
   docc preview "Sources/Ferry/Ferry.docc" --additional-symbol-graph-dir "$OUT/symbol-graphs/Ferry" \

@@ -9,7 +9,8 @@
 #      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 90 s);
 #   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
 #      warnings as errors;
-#   3. scripts/build-docs.sh: the DocC archives of Ferry and FerryTesting, warnings as errors;
+#   3. scripts/build-docs.sh --site: the DocC archives of Ferry and FerryTesting, warnings as errors, and the static
+#      website made from them;
 #   4. the same as 1 with every package trait on (in .build-traits): the live suites run on both transports, and the
 #      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
 #   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
@@ -108,7 +109,7 @@ echo "test.sh: [${SECONDS}s] 2/8 the README's and the DocC articles' Swift block
 scripts/check-readme.sh || fail "2/8 README and DocC blocks"
 
 echo "test.sh: [${SECONDS}s] 3/8 DocC archives of Ferry and FerryTesting, warnings as errors"
-scripts/build-docs.sh || fail "3/8 DocC archives"
+scripts/build-docs.sh --site || fail "3/8 DocC archives and site"
 
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # One build with every trait on (each trait's code only adds files behind its own `#if`): the live suites run on
