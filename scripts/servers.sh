@@ -13,6 +13,11 @@
 #                same server on [::1]          FERRY_NGINX_URL_IPV6 (default port 18084, only if ::1 works)
 #   upload sink  python, counts request bodies FERRY_UPLOAD_URL    (default port 18083)
 #   static root  the files nginx serves        FERRY_STATIC_ROOT
+#   proxy        pproxy: HTTP (CONNECT and absolute-form) and SOCKS5 on one port, no credentials
+#                                              FERRY_PROXY_URL     (default port 18085, http://127.0.0.1:PORT)
+#   proxyauth    tinyproxy: HTTP with Basic credentials ferry:s3cret (pproxy compares header names with their
+#                case, so it refuses a lower-case proxy-authorization, which AsyncHTTPClient sends)
+#                                              FERRY_PROXY_AUTH_URL (default port 18086, http://ferry:s3cret@…)
 # A default port that is taken is replaced by a free ephemeral one; servers.env has the real ones.
 #
 # Environment:
@@ -20,15 +25,17 @@
 #   FERRY_BIG_FILES=1       also generate 256mib.bin (benchmarks); kept once made
 #   FERRY_NGINX_WORKERS     nginx worker_processes (default 1)
 #   FERRY_HTTPBIN_WORKERS / FERRY_HTTPBIN_THREADS   gunicorn workers/threads (default 4 / 8)
-#   FERRY_HTTPBIN_PORT / FERRY_NGINX_PORT / FERRY_NGINX_PORT6 / FERRY_UPLOAD_PORT   preferred ports
+#   FERRY_HTTPBIN_PORT / FERRY_NGINX_PORT / FERRY_NGINX_PORT6 / FERRY_UPLOAD_PORT / FERRY_PROXY_PORT /
+#   FERRY_PROXY_AUTH_PORT   preferred ports
 #   FERRY_SERVER_START_TIMEOUT  seconds to wait for each server (default 20)
 #   FERRY_PYTHON            the Python 3 the virtual environment is made from (default python3); if it already
-#                           imports httpbin and gunicorn, it runs the servers itself, without a virtual environment
-#   FERRY_VENV              the virtual environment for httpbin and gunicorn (default REPO/.venv-servers, git-ignored)
+#                           imports httpbin, gunicorn and pproxy, it runs the servers itself, without a virtual environment
+#   FERRY_VENV              the virtual environment for httpbin, gunicorn and pproxy (default REPO/.venv-servers, git-ignored)
 #   FERRY_PIP_SPECS         what pip installs into it (made again when the specs change)
 #
 # What `install` (and `start`) installs when missing, as root or with passwordless sudo, on Debian or Ubuntu:
-# nginx (nginx-light), curl, python3 and python3-venv with apt-get; httpbin and gunicorn with pip, into FERRY_VENV,
+# nginx (nginx-light), curl, tinyproxy, python3 and python3-venv with apt-get; httpbin, gunicorn and pproxy with
+# pip, into FERRY_VENV,
 # never into the system Python (Debian 12's refuses: externally-managed-environment, PEP 668).
 set -euo pipefail
 
@@ -43,9 +50,10 @@ ENV_FILE="$WORK/servers.env"
 PY="${FERRY_PYTHON:-python3}"
 VENV="${FERRY_VENV:-$ROOT/.venv-servers}"
 # Versions verified together on Debian 12 / CPython 3.11 with Flask 3.1 + Werkzeug 3.1.
-PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1}"
+PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9}"
 START_TIMEOUT="${FERRY_SERVER_START_TIMEOUT:-20}"
-SERVICES=(nginx httpbin upload)
+SERVICES=(nginx httpbin upload proxy proxyauth)
+PY_MODULES='import httpbin, gunicorn, pproxy'
 
 log() { echo "servers.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -89,6 +97,12 @@ apt_install() { # apt_install PKG... (quiet, non-interactive, never starts the d
   if [[ $rc != 0 ]]; then tail -n 30 "$LOGS/install.log" >&2; die "apt-get install $* failed"; fi
 }
 
+find_tinyproxy() {
+  TINYPROXY_BIN="$(command -v tinyproxy 2>/dev/null || true)"
+  if [[ -z "$TINYPROXY_BIN" && -x /usr/bin/tinyproxy ]]; then TINYPROXY_BIN=/usr/bin/tinyproxy; fi
+  [[ -n "$TINYPROXY_BIN" ]]
+}
+
 ensure_installed() {
   local pkgs=() p
   APT_UPDATED=0
@@ -101,6 +115,7 @@ ensure_installed() {
     [[ ${#pkgs[@]} -gt 0 ]] || die "neither nginx-light nor nginx is installable (apt-cache policy)"
   fi
   if ! command -v curl >/dev/null 2>&1; then pkgs+=(curl); fi
+  if ! find_tinyproxy; then pkgs+=(tinyproxy); fi
   if ! command -v "$PY" >/dev/null 2>&1; then
     [[ -z "${FERRY_PYTHON:-}" ]] || die "FERRY_PYTHON=$FERRY_PYTHON not found"
     pkgs+=(python3 python3-venv)
@@ -110,6 +125,7 @@ ensure_installed() {
     apt_install "${pkgs[@]}"
     log "installed with apt-get: ${pkgs[*]}"
     find_nginx || die "nginx still not found after installing ${pkgs[*]}"
+    find_tinyproxy || die "tinyproxy still not found after installing ${pkgs[*]}"
     command -v "$PY" >/dev/null 2>&1 || die "$PY still not found after installing ${pkgs[*]}"
   fi
   ensure_python_env
@@ -125,14 +141,14 @@ apt_update_once() {
   fi
 }
 
-# ensure_python_env: sets PY to an interpreter that imports httpbin and gunicorn: PY as it is when it already does
+# ensure_python_env: sets PY to an interpreter that imports httpbin, gunicorn and pproxy: PY as it is when it already does
 # (a machine set up by hand, offline), else the virtual environment FERRY_VENV, made from PY (python3-venv installed
 # first on Debian when PY lacks ensurepip) and filled with PIP_SPECS when it is missing, broken or of other specs.
 ensure_python_env() {
   local specs_file="$VENV/ferry-pip-specs" vpy="$VENV/bin/python3"
-  if "$PY" -c 'import httpbin, gunicorn' >/dev/null 2>&1; then return 0; fi
+  if "$PY" -c "$PY_MODULES" >/dev/null 2>&1; then return 0; fi
   if [[ -x "$vpy" && "$(cat "$specs_file" 2>/dev/null)" == "$PIP_SPECS" ]] \
-    && "$vpy" -c 'import httpbin, gunicorn' >/dev/null 2>&1; then
+    && "$vpy" -c "$PY_MODULES" >/dev/null 2>&1; then
     PY="$vpy"
     return 0
   fi
@@ -152,8 +168,8 @@ ensure_python_env() {
   # shellcheck disable=SC2086 # PIP_SPECS is a list of requirement specifiers
   PIP_DISABLE_PIP_VERSION_CHECK=1 "$vpy" -m pip install -q $PIP_SPECS >>"$LOGS/install.log" 2>&1 \
     || { tail -n 30 "$LOGS/install.log" >&2; die "pip install $PIP_SPECS (into $VENV) failed"; }
-  "$vpy" -c 'import httpbin, gunicorn' >/dev/null 2>&1 \
-    || die "httpbin/gunicorn still not importable after pip install into $VENV"
+  "$vpy" -c "$PY_MODULES" >/dev/null 2>&1 \
+    || die "httpbin/gunicorn/pproxy still not importable after pip install into $VENV"
   printf '%s' "$PIP_SPECS" >"$specs_file"
   PY="$vpy"
 }
@@ -227,6 +243,8 @@ pid_pattern() {
     nginx) echo 'nginx' ;;
     httpbin) echo 'gunicorn' ;;
     upload) echo 'upload_sink.py' ;;
+    proxy) echo 'pproxy' ;;
+    proxyauth) echo 'tinyproxy' ;;
   esac
 }
 
@@ -432,6 +450,48 @@ start_upload() {
   wait_http "upload sink" "http://127.0.0.1:$port/" "$LOGS/upload-sink.log" $!
 }
 
+start_proxy() { # start_proxy NAME PORT: pproxy, HTTP and SOCKS5 without credentials, on 127.0.0.1:PORT
+  local name="$1" port="$2"
+  rm -f "$WORK/$name.pid"
+  : >"$LOGS/$name.log"
+  setsid "$PY" -m pproxy -l "http+socks5://127.0.0.1:$port" -v </dev/null >>"$LOGS/$name.log" 2>&1 9>&- &
+  echo "$!" >"$WORK/$name.pid"
+  echo "$port" >"$STATE/$name.port"
+  wait_port "$name" "$port"
+}
+
+start_proxies() {
+  start_proxy proxy "$(pick_port "${FERRY_PROXY_PORT:-18085}")"
+  start_tinyproxy "$(pick_port "${FERRY_PROXY_AUTH_PORT:-18086}")"
+}
+
+start_tinyproxy() { # start_tinyproxy PORT: an HTTP proxy with Basic credentials, in the foreground of its own group
+  local port="$1"
+  find_tinyproxy || die "tinyproxy not found"
+  printf '%s\n' "Port $port" "Listen 127.0.0.1" "Timeout 60" "MaxClients 200" "BasicAuth ferry s3cret" \
+    "LogLevel Info" >"$WORK/tinyproxy.conf"
+  rm -f "$WORK/proxyauth.pid"
+  : >"$LOGS/proxyauth.log"
+  setsid "$TINYPROXY_BIN" -d -c "$WORK/tinyproxy.conf" </dev/null >>"$LOGS/proxyauth.log" 2>&1 9>&- &
+  echo "$!" >"$WORK/proxyauth.pid"
+  echo "$port" >"$STATE/proxyauth.port"
+  wait_port proxyauth "$port"
+}
+
+wait_port() { # wait_port NAME PORT: until something accepts connections on 127.0.0.1:PORT
+  local name="$1" port="$2" i
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
+    if "$PY" -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$port" \
+      2>/dev/null; then
+      return 0
+    fi
+    live_pid "$name" >/dev/null || break
+    sleep 0.1
+  done
+  tail -n 20 "$LOGS/$name.log" >&2
+  die "$name did not listen on 127.0.0.1:$port"
+}
+
 start_httpbin() {
   local port worker=gthread args=()
   port="$(pick_port "${FERRY_HTTPBIN_PORT:-18081}")"
@@ -594,6 +654,8 @@ all_healthy() {
   p="$(port_of httpbin)"; curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$p/get" || return 1
   p="$(port_of nginx)"; curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$p/small.json" || return 1
   p="$(port_of upload)"; curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$p/" || return 1
+  curl -fsS -o /dev/null --max-time 2 -x "http://127.0.0.1:$(port_of proxy)" \
+    "http://127.0.0.1:$(port_of nginx)/small.json" || return 1
 }
 
 write_env() {
@@ -605,6 +667,8 @@ write_env() {
     if [[ -n "$p6" ]]; then echo "export FERRY_NGINX_URL_IPV6=http://[::1]:$p6"; fi
     echo "export FERRY_UPLOAD_URL=http://127.0.0.1:$(port_of upload)"
     echo "export FERRY_STATIC_ROOT=$WWW"
+    echo "export FERRY_PROXY_URL=http://127.0.0.1:$(port_of proxy)"
+    echo "export FERRY_PROXY_AUTH_URL=http://ferry:s3cret@127.0.0.1:$(port_of proxyauth)"
   } >"$ENV_FILE.tmp"
   mv -f "$ENV_FILE.tmp" "$ENV_FILE"
   cat "$ENV_FILE"
@@ -629,8 +693,9 @@ do_start() {
     start_upload
     start_httpbin
     start_nginx
+    start_proxies
     trap - EXIT
-    log "started nginx, httpbin and the upload sink (logs: $LOGS)"
+    log "started nginx, httpbin, the upload sink and the proxies (logs: $LOGS)"
   fi
   write_env
 }

@@ -30,6 +30,8 @@ extension FerryError {
         case malformedResponse(String)
         /// Another system error number.
         case systemError(Int32)
+        /// The proxy did not open the way to the server, in words ("the proxy asked for credentials").
+        case proxyFailed(String)
         /// ``FerryError/decodeBody(as:using:)`` found no body to decode.
         case noBodyToDecode
         /// ``FerryError/decodeBody(as:using:)`` failed on a body that may have been cut at
@@ -48,6 +50,7 @@ extension FerryError {
             case .bodyShorterThanAnnounced: "the body ended before its announced length"
             case .malformedResponse(let what): what
             case .systemError(let code): systemErrorText(code)
+            case .proxyFailed(let why): why
             case .noBodyToDecode: "there is no body to decode"
             case .bodyPrefixMayBeTruncated: "the body may have been cut"
             }

@@ -21,6 +21,7 @@ extension FerryError {
             switch reason {
             case .cancelled: subject.map { "\($0) was cancelled." } ?? "The request was cancelled."
             case .sessionShutDown: "\(subject ?? "The request") was not sent: the session was shut down."
+            case .unsupportedSetting where request == nil: MessageText.sentence(clause)
             default: MessageText.sentence("\(subject ?? "The request") failed: \(clause)")
             }
         if showsBody, let body = bodyPreview { text += " Body: \(body)" }
@@ -72,6 +73,7 @@ extension FerryError {
             "the credential could not be refreshed" + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
         case .interceptorFailed:
             "an interceptor failed" + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
+        case .unsupportedSetting(let setting, _): "the transport cannot honour \(setting)"
         case .streamBufferOverflow(let limit):
             limit == .max
                 ? "the stream's reader fell behind and its buffer overflowed"
@@ -133,6 +135,8 @@ extension FerryError {
             case ENOENT, ENOTDIR: return "Check that the directory exists."
             default: return nil
             }
+        case .unsupportedSetting(_, let remedy):
+            return remedy
         case .streamBufferOverflow:
             return "Read the stream faster, raise StreamOptions.bufferSize, "
                 + "or allow more on disk with .spillToDisk(maximumBytes:)."

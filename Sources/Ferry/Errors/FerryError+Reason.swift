@@ -46,6 +46,10 @@ extension FerryError {
         /// A streamed response arrived faster than its consumer read it and its buffer, of the associated size in
         /// bytes, filled up (``StreamOptions/OverflowPolicy/fail``, or the spill file's limit).
         case streamBufferOverflow(limit: Int64)
+        /// A transport cannot honour a setting it was given (a proxy URLSession on Linux cannot use, say): thrown
+        /// when the transport is created, or by a request whose setting comes from the environment. `setting`
+        /// names it; `remedy` says what to do instead.
+        case unsupportedSetting(setting: String, remedy: String)
 
         /// A short, human-readable form of the reason.
         public var description: String {
@@ -69,6 +73,7 @@ extension FerryError {
             case .authenticationFailed: "authentication failed"
             case .interceptorFailed: "interceptor failed"
             case .streamBufferOverflow(let limit): "the stream consumer fell \(limit) bytes behind"
+            case .unsupportedSetting(let setting, _): "unsupported setting (\(setting))"
             }
         }
     }

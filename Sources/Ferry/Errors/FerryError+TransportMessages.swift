@@ -50,6 +50,7 @@ extension FerryError {
         case .hostNotFound:
             return "Check the host name in the URL, and the DNS settings."
         case .cannotConnect:
+            if case .proxyFailed = detail { return "Check the proxy's address and credentials in the ProxyPolicy." }
             if detail == .connectionRefused { return "Check that a server is listening on \(server)." }
             return "Check that a server is running on \(server) and can be reached from here."
         case .connectionLost:

@@ -23,8 +23,11 @@ struct ChildProcess {
     static var isProbe: Bool { ProcessInfo.processInfo.environment[probeVariable] != nil }
 
     /// Runs the Swift Testing tests matching `filter` in a new process of this test binary, with
-    /// ``probeVariable`` set, killing it after `timeout`.
-    static func runTests(matching filter: String, timeout: Duration = .seconds(60)) async throws -> Outcome {
+    /// ``probeVariable`` set and `extra` added to its environment (for behaviour the process's environment decides,
+    /// such as proxies), killing it after `timeout`.
+    static func runTests(
+        matching filter: String, environment extra: [String: String] = [:], timeout: Duration = .seconds(60)
+    ) async throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appending(path: "ferry-probe-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown)
@@ -38,6 +41,7 @@ struct ChildProcess {
         process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[probeVariable] = "1"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardOutput = handle
         process.standardError = handle

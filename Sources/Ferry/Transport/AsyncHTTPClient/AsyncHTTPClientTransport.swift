@@ -23,6 +23,12 @@ import NIOHTTP1
 /// own redirect following off (`redirectConfiguration: .disallow`, as ``defaultConfiguration`` has); a client that
 /// follows redirects itself (`HTTPClient.shared` does) answers with the final response and Ferry's redirect rules
 /// do not apply.
+///
+/// Proxies: ``init(configuration:)`` follows the environment as curl does (``ProxyPolicy/environment``), as
+/// ``URLSessionTransport`` does, unless the configuration names a proxy itself; ``init(configuration:proxy:)``
+/// takes a ``ProxyPolicy``. A request through an HTTP proxy goes through a `CONNECT` tunnel, `http` URLs included
+/// (the engine's way). Each proxy in use gets a client of its own, made on first use and shut down with the
+/// transport. A transport made with ``init(client:)`` leaves proxies to that client's configuration.
 public final class AsyncHTTPClientTransport: Transport {
     /// The configuration an owned client gets: no redirect following (Ferry's policy decides), decompression of
     /// gzip and deflate with a ratio limit of 100 (a larger ratio fails with
@@ -44,30 +50,118 @@ public final class AsyncHTTPClientTransport: Transport {
         return configuration
     }
 
-    /// The client requests go through.
+    /// The client requests without a proxy go through.
     public let client: HTTPClient
     private let ownsClient: Bool
     private let isShutDown = Locked(false)
+    /// The policy Ferry applies per request; `nil` when the client's own configuration decides.
+    let proxy: ProxyPolicy?
+    /// The environment's proxy variables, read once, for ``ProxyPolicy/environment``.
+    private let environmentProxies: EnvironmentProxySettings
+    /// The configuration a proxy's client starts from.
+    private let configuration: HTTPClient.Configuration
+    /// A client per proxy in use, made on first use.
+    private let proxiedClients = Locked([ProxyServer: HTTPClient]())
 
-    /// Creates a transport with a client of its own, shut down with the session.
+    /// Creates a transport with a client of its own, shut down with the session, proxied as the environment says
+    /// (``ProxyPolicy/environment``) unless `configuration.proxy` names a proxy for every request.
     /// - Parameter configuration: The client's configuration; keep `redirectConfiguration: .disallow`.
     public init(configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration) {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         ownsClient = true
+        proxy = configuration.proxy == nil ? .environment : nil
+        environmentProxies = configuration.proxy == nil ? EnvironmentProxySettings() : .init(environment: [:])
+        self.configuration = configuration
     }
 
-    /// Creates a transport on a caller's client, which Ferry never shuts down.
+    /// Creates a transport with a client of its own and a proxy policy.
+    /// - Parameters:
+    ///   - configuration: The client's configuration; keep `redirectConfiguration: .disallow`, and leave its
+    ///     `proxy` `nil`: the policy decides.
+    ///   - proxy: Whether and through which proxy requests go.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when the configuration names a proxy
+    ///   too, or the policy's port is out of range.
+    public convenience init(
+        configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration, proxy: ProxyPolicy
+    ) throws(FerryError) {
+        guard configuration.proxy == nil else {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "a ProxyPolicy beside HTTPClient.Configuration.proxy",
+                    remedy: "Set the proxy in one place: pass the ProxyPolicy and leave the configuration's proxy nil.")
+            )
+        }
+        switch proxy {
+        case .http(_, let port, _), .socks5(_, let port):
+            guard (1...65535).contains(port) else {
+                throw FerryError(
+                    .unsupportedSetting(
+                        setting: "the proxy \(proxy)", remedy: "Give a port from 1 to 65535."))
+            }
+        case .direct, .environment:
+            break
+        }
+        self.init(configuration: configuration, policy: proxy)
+    }
+
+    /// A transport with a policy, and for ``ProxyPolicy/environment`` the given variables instead of the
+    /// process's (for tests: the environment is the whole process's).
+    init(
+        configuration: HTTPClient.Configuration, policy: ProxyPolicy, environment: EnvironmentProxySettings? = nil
+    ) {
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        ownsClient = true
+        proxy = policy
+        environmentProxies =
+            policy == .environment ? environment ?? EnvironmentProxySettings() : .init(environment: [:])
+        self.configuration = configuration
+    }
+
+    /// Creates a transport on a caller's client, which Ferry never shuts down; the client's configuration decides
+    /// about proxies.
     /// - Parameter client: The client, for instance `HTTPClient.shared`.
     public init(client: HTTPClient) {
         self.client = client
         ownsClient = false
+        proxy = nil
+        environmentProxies = .init(environment: [:])
+        configuration = AsyncHTTPClientTransport.defaultConfiguration
     }
 
     deinit {
+        let proxied = proxiedClients.withLock { Array($0.values) }
+        for client in proxied { client.shutdown { _ in } }
         guard ownsClient, !isShutDown.withLock({ $0 }) else { return }
         // The session was released without `shutdown()`: close the client in the background, so it never reaches
         // its deinit still running.
         client.shutdown { _ in }
+    }
+
+    /// The client for a request to `request`'s URL: the direct one, or the one of the proxy the policy names.
+    private func client(for request: Request) throws(FerryError) -> HTTPClient {
+        guard let proxy else { return client }
+        let server: ProxyServer?
+        do throws(FerryError) {
+            server = try proxy.server(for: request.url, environment: environmentProxies)
+        } catch {
+            throw FerryError(error.reason, request: request)
+        }
+        guard let server else { return client }
+        return proxiedClients.withLock { clients in
+            if let existing = clients[server] { return existing }
+            var configuration = configuration
+            switch server.kind {
+            case .http:
+                configuration.proxy = .server(
+                    host: server.host, port: server.port,
+                    authorization: server.credentials.map { .basic(username: $0.username, password: $0.password) })
+            case .socks5:
+                configuration.proxy = .socksServer(host: server.host, port: server.port)
+            }
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[server] = made
+            return made
+        }
     }
 
     /// `true`: stream bodies are sent as they are produced, chunked when their length is unknown.
@@ -82,6 +176,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: ``FerryError``.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         guard !isShutDown.withLock({ $0 }) else { throw FerryError(.sessionShutDown, request: request) }
+        let client = try client(for: request)
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(request.headers.count)
         for header in request.headers {
@@ -90,12 +185,14 @@ public final class AsyncHTTPClientTransport: Transport {
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         switch request.body?.content {
         case nil:
-            return try await exchange(request, method: method, headers: headers, body: nil, context: context)
+            return try await exchange(
+                request, method: method, headers: headers, body: nil, client: client, context: context)
         case .data(let data):
             // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
-            return try await exchange(request, method: method, headers: headers, body: .bytes(data), context: context)
+            return try await exchange(
+                request, method: method, headers: headers, body: .bytes(data), client: client, context: context)
         case .file, .stream:
-            return try await stream(request, method: method, headers: headers, context: context)
+            return try await stream(request, method: method, headers: headers, client: client, context: context)
         }
     }
 
@@ -103,7 +200,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// by cancelling the engine's own task.
     private func exchange(
         _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, body: HTTPClient.Body?,
-        context: TransportContext
+        client: HTTPClient, context: TransportContext
     ) async throws -> TransportResponse {
         let outbound: HTTPClient.Request
         do {
@@ -128,7 +225,8 @@ public final class AsyncHTTPClientTransport: Transport {
     /// A request whose body is read from a file or produced as it goes, on the engine's async API (which pulls
     /// the body from an `AsyncSequence`), run through ``TransportContext/stoppable(_:)``.
     private func stream(
-        _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, context: TransportContext
+        _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, client: HTTPClient,
+        context: TransportContext
     ) async throws -> TransportResponse {
         let counter = UploadCounter(context: context, expected: request.body?.count)
         var outbound = HTTPClientRequest(url: request.url.absoluteString)
@@ -159,7 +257,10 @@ public final class AsyncHTTPClientTransport: Transport {
             defer { shutDown = true }
             return !shutDown
         }
-        guard first, ownsClient else { return }
+        guard first else { return }
+        let proxied = proxiedClients.withLock { Array($0.values) }
+        for client in proxied { try? await client.shutdown() }
+        guard ownsClient else { return }
         try? await client.shutdown()
     }
 

@@ -21,6 +21,15 @@ extension FerryError {
                 case .remoteConnectionClosed: (.transport(.connectionLost), .connectionClosed)
                 case .bodyLengthMismatch: (.transport(.connectionLost), .bodyShorterThanAnnounced)
                 case .alreadyShutdown: (.sessionShutDown, nil)
+                case .proxyAuthenticationRequired:
+                    (
+                        .transport(.cannotConnect),
+                        .proxyFailed("the proxy refused the credentials (407 Proxy Authentication Required)")
+                    )
+                case .invalidProxyResponse:
+                    (.transport(.cannotConnect), .proxyFailed("the proxy refused to open a tunnel to the server"))
+                case .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                    (.transport(.cannotConnect), .proxyFailed("the proxy did not answer in time"))
                 default: (.transport(.invalidResponse), nil)
                 }
             return FerryError(reason, detail: detail, underlyingError: error)

@@ -27,16 +27,50 @@ public final class URLSessionTransport: Transport {
         var invalidationPending = false
     }
 
-    /// Creates a transport with its own URLSession.
+    /// Whether and through which proxy requests go; ``ProxyPolicy/environment`` unless given.
+    public let proxy: ProxyPolicy
+
+    /// Creates a transport with its own URLSession, proxied as the environment says
+    /// (``ProxyPolicy/environment``: on Linux libcurl reads the variables itself; on Apple platforms the system's
+    /// proxy settings apply).
     /// - Parameters:
     ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default. Ferry turns off its URL
     ///     cache and its cookie handling (``Session/Configuration/cookieJar`` handles cookies on every transport).
     ///   - decompressionLimit: How far a compressed body may expand before the request fails with
     ///     ``FerryError/Reason/decompressionLimitExceeded``; ``DecompressionLimit/default`` by default.
-    public init(
+    public convenience init(
         configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default
     ) {
+        self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: .environment, settings: nil)
+    }
+
+    /// Creates a transport with its own URLSession and a proxy policy, or fails when URLSession cannot honour it.
+    ///
+    /// On Linux, FoundationNetworking ignores `connectionProxyDictionary`, and libcurl reads the proxy variables of
+    /// the environment on its own: ``ProxyPolicy/environment`` works (with curl's rules), ``ProxyPolicy/direct``
+    /// works while no proxy variable is set, and a given proxy cannot be used. On Apple platforms every policy but
+    /// an HTTP proxy with credentials is set in `connectionProxyDictionary`.
+    /// - Parameters:
+    ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default.
+    ///   - decompressionLimit: How far a compressed body may expand; ``DecompressionLimit/default`` by default.
+    ///   - proxy: Whether and through which proxy requests go.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when this platform's URLSession cannot
+    ///   honour `proxy`.
+    public convenience init(
+        configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default,
+        proxy: ProxyPolicy
+    ) throws(FerryError) {
+        let settings = try Self.proxySettings(for: proxy, environment: EnvironmentProxySettings())
+        self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings)
+    }
+
+    /// The one initializer: `settings` goes to `connectionProxyDictionary` unless `nil`.
+    private init(
+        copying configuration: URLSessionConfiguration, decompressionLimit: DecompressionLimit, proxy: ProxyPolicy,
+        settings: [AnyHashable: Any]?
+    ) {
         self.decompressionLimit = decompressionLimit
+        self.proxy = proxy
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -45,11 +79,62 @@ public final class URLSessionTransport: Transport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        if let settings { configuration.connectionProxyDictionary = settings }
         let queue = OperationQueue()
         queue.name = "Ferry.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
         router = URLSessionEventRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    /// What `connectionProxyDictionary` gets for `policy` (`nil`: left as it is), or why it cannot be honoured.
+    static func proxySettings(
+        for policy: ProxyPolicy, environment: EnvironmentProxySettings
+    ) throws(FerryError) -> [AnyHashable: Any]? {
+        #if canImport(FoundationNetworking)
+        switch policy {
+        case .environment:
+            return nil
+        case .direct:
+            guard environment.namesAProxy else { return nil }
+            let names = environment.variableNames.joined(separator: " and ")
+            throw FerryError(
+                .unsupportedSetting(
+                    setting:
+                        "ProxyPolicy.direct while \(names) \(environment.variableNames.count == 1 ? "is" : "are") set",
+                    remedy:
+                        "On Linux, libcurl reads \(names) itself and URLSession cannot tell it otherwise: unset it, "
+                        + "list the hosts in NO_PROXY, or use AsyncHTTPClientTransport (the AsyncHTTPClient trait)."))
+        case .http, .socks5:
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "the proxy \(policy) on URLSession on Linux",
+                    remedy: "FoundationNetworking ignores connectionProxyDictionary. Use AsyncHTTPClientTransport "
+                        + "(the AsyncHTTPClient trait), or set http_proxy/HTTPS_PROXY before the process starts and "
+                        + "keep ProxyPolicy.environment."))
+        }
+        #else
+        switch policy {
+        case .environment:
+            return nil
+        case .direct:
+            return [:]
+        case .http(let host, let port, let credentials):
+            guard credentials == nil else {
+                throw FerryError(
+                    .unsupportedSetting(
+                        setting: "proxy credentials on URLSession",
+                        remedy: "URLSession asks for proxy credentials through its delegate, which Ferry does not "
+                            + "answer yet. Use a proxy without credentials, or AsyncHTTPClientTransport."))
+            }
+            return [
+                "HTTPEnable": 1, "HTTPProxy": host, "HTTPPort": port,
+                "HTTPSEnable": 1, "HTTPSProxy": host, "HTTPSPort": port,
+            ]
+        case .socks5(let host, let port):
+            return ["SOCKSEnable": 1, "SOCKSProxy": host, "SOCKSPort": port]
+        }
+        #endif
     }
 
     deinit {
