@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -65,6 +66,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
                 .product(
                     name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClient)),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),

@@ -13,6 +13,11 @@
 #                same server on [::1]          FERRY_NGINX_URL_IPV6 (default port 18084, only if ::1 works)
 #   upload sink  python, counts request bodies FERRY_UPLOAD_URL    (default port 18083)
 #   static root  the files nginx serves        FERRY_STATIC_ROOT
+#   TLS          nginx, one TLS server per certificate case (valid, expired, not yet valid, wrong host,
+#                self-signed, incomplete chain, client certificate required, TLS 1.2 only, TLS 1.3 only), with
+#                certificates made on every start by scripts/make-test-certificates.py
+#                                              FERRY_TLS_DIR (its ports.json maps each case to its port; default
+#                                              ports 18091 to 18099)
 #   proxy        pproxy: HTTP (CONNECT and absolute-form) and SOCKS5 on one port, no credentials
 #                                              FERRY_PROXY_URL     (default port 18085, http://127.0.0.1:PORT)
 #   proxyauth    tinyproxy: HTTP with Basic credentials ferry:s3cret (pproxy compares header names with their
@@ -50,10 +55,10 @@ ENV_FILE="$WORK/servers.env"
 PY="${FERRY_PYTHON:-python3}"
 VENV="${FERRY_VENV:-$ROOT/.venv-servers}"
 # Versions verified together on Debian 12 / CPython 3.11 with Flask 3.1 + Werkzeug 3.1.
-PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9}"
+PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9 cryptography==50.0.2}"
 START_TIMEOUT="${FERRY_SERVER_START_TIMEOUT:-20}"
 SERVICES=(nginx httpbin upload proxy proxyauth)
-PY_MODULES='import httpbin, gunicorn, pproxy'
+PY_MODULES='import httpbin, gunicorn, pproxy, cryptography'
 
 log() { echo "servers.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -568,6 +573,8 @@ http {
     gzip_types application/json;
     gzip_vary on;
 
+    include $WORK/tls/nginx-tls.conf;
+
     upstream ferry_upload_sink {
         server 127.0.0.1:$up;
         keepalive 16;
@@ -632,6 +639,10 @@ start_nginx() {
   port="$(pick_port "${FERRY_NGINX_PORT:-18082}")"
   if ipv6_loopback_works; then port6="$(pick_port "${FERRY_NGINX_PORT6:-18084}" 6)"; fi
   up="$(port_of upload)"
+  local tls_ports=() i
+  for ((i = 0; i < 9; i++)); do tls_ports+=("$(pick_port "$((${FERRY_TLS_PORT:-18091} + i))")"); done
+  "$PY" "$ROOT/scripts/make-test-certificates.py" "$WORK/tls" "${tls_ports[@]}" \
+    || die "scripts/make-test-certificates.py failed"
   write_nginx_conf "$port" "$port6" "$up"
   # -e (nginx >= 1.19.5): keep even the pre-config error log out of /var/log
   if [[ "$("$NGINX_BIN" -h 2>&1)" == *" -e "* ]]; then eflag=(-e "$LOGS/nginx-error.log"); fi
@@ -667,6 +678,7 @@ write_env() {
     if [[ -n "$p6" ]]; then echo "export FERRY_NGINX_URL_IPV6=http://[::1]:$p6"; fi
     echo "export FERRY_UPLOAD_URL=http://127.0.0.1:$(port_of upload)"
     echo "export FERRY_STATIC_ROOT=$WWW"
+    echo "export FERRY_TLS_DIR=$WORK/tls"
     echo "export FERRY_PROXY_URL=http://127.0.0.1:$(port_of proxy)"
     echo "export FERRY_PROXY_AUTH_URL=http://ferry:s3cret@127.0.0.1:$(port_of proxyauth)"
   } >"$ENV_FILE.tmp"

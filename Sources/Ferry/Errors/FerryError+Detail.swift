@@ -32,6 +32,8 @@ extension FerryError {
         case systemError(Int32)
         /// The proxy did not open the way to the server, in words ("the proxy asked for credentials").
         case proxyFailed(String)
+        /// Why the TLS handshake failed, in words ("the server's certificate could not be verified").
+        case tlsFailed(String)
         /// ``FerryError/decodeBody(as:using:)`` found no body to decode.
         case noBodyToDecode
         /// ``FerryError/decodeBody(as:using:)`` failed on a body that may have been cut at
@@ -51,6 +53,7 @@ extension FerryError {
             case .malformedResponse(let what): what
             case .systemError(let code): systemErrorText(code)
             case .proxyFailed(let why): why
+            case .tlsFailed(let why): why
             case .noBodyToDecode: "there is no body to decode"
             case .bodyPrefixMayBeTruncated: "the body may have been cut"
             }

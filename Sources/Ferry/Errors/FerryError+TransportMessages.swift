@@ -32,6 +32,7 @@ extension FerryError {
             return base
         case .secureConnectionFailed:
             return "could not establish a secure connection to \(endpoint ?? "the server")"
+                + (detail.map { ": \($0.phrase)" } ?? "")
         case .notConnected:
             return "the device is not connected to a network"
         case .unsupportedHost:

@@ -29,6 +29,9 @@ import NIOHTTP1
 /// takes a ``ProxyPolicy``. A request through an HTTP proxy goes through a `CONNECT` tunnel, `http` URLs included
 /// (the engine's way). Each proxy in use gets a client of its own, made on first use and shut down with the
 /// transport. A transport made with ``init(client:)`` leaves proxies to that client's configuration.
+///
+/// TLS: ``init(configuration:proxy:tls:)`` takes a ``TLSPolicy`` (trust roots, client identity, minimum version,
+/// per-host policies); each per-host policy in use gets a client of its own too.
 public final class AsyncHTTPClientTransport: Transport {
     /// The configuration an owned client gets: no redirect following (Ferry's policy decides), decompression of
     /// gzip and deflate with a ratio limit of 100 (a larger ratio fails with
@@ -56,20 +59,30 @@ public final class AsyncHTTPClientTransport: Transport {
     private let isShutDown = Locked(false)
     /// The policy Ferry applies per request; `nil` when the client's own configuration decides.
     let proxy: ProxyPolicy?
+    /// The TLS policy Ferry applies per host; `nil` when the client's own configuration decides.
+    let tls: TLSPolicy?
     /// The environment's proxy variables, read once, for ``ProxyPolicy/environment``.
     private let environmentProxies: EnvironmentProxySettings
-    /// The configuration a proxy's client starts from.
+    /// The configuration another client starts from.
     private let configuration: HTTPClient.Configuration
-    /// A client per proxy in use, made on first use.
-    private let proxiedClients = Locked([ProxyServer: HTTPClient]())
+    /// A client per proxy and per-host TLS policy in use besides ``client``'s, made on first use.
+    private let otherClients = Locked([ClientKey: HTTPClient]())
+
+    /// What sets a client apart: the proxy it goes through and the TLS policy of its connections.
+    private struct ClientKey: Hashable {
+        var proxy: ProxyServer?
+        var tls: TLSPolicy?
+    }
 
     /// Creates a transport with a client of its own, shut down with the session, proxied as the environment says
-    /// (``ProxyPolicy/environment``) unless `configuration.proxy` names a proxy for every request.
+    /// (``ProxyPolicy/environment``) unless `configuration.proxy` names a proxy for every request. TLS is the
+    /// configuration's (`tlsConfiguration`, or the system's defaults).
     /// - Parameter configuration: The client's configuration; keep `redirectConfiguration: .disallow`.
     public init(configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration) {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         ownsClient = true
         proxy = configuration.proxy == nil ? .environment : nil
+        tls = nil
         environmentProxies = configuration.proxy == nil ? EnvironmentProxySettings() : .init(environment: [:])
         self.configuration = configuration
     }
@@ -84,6 +97,21 @@ public final class AsyncHTTPClientTransport: Transport {
     public convenience init(
         configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration, proxy: ProxyPolicy
     ) throws(FerryError) {
+        try self.init(configuration: configuration, proxy: proxy, tls: .default)
+    }
+
+    /// Creates a transport with a client of its own, a proxy policy and a TLS policy.
+    /// - Parameters:
+    ///   - configuration: The client's configuration; keep `redirectConfiguration: .disallow`, and leave its
+    ///     `proxy` and `tlsConfiguration` `nil`: the policies decide.
+    ///   - proxy: Whether and through which proxy requests go; ``ProxyPolicy/environment`` by default.
+    ///   - tls: Whom TLS connections trust and how they identify themselves, per host if need be.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when the configuration sets a proxy or
+    ///   TLS too, the proxy's port is out of range, or a certificate, key or bundle of `tls` cannot be read.
+    public convenience init(
+        configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration,
+        proxy: ProxyPolicy = .environment, tls: TLSPolicy
+    ) throws(FerryError) {
         guard configuration.proxy == nil else {
             throw FerryError(
                 .unsupportedSetting(
@@ -91,77 +119,107 @@ public final class AsyncHTTPClientTransport: Transport {
                     remedy: "Set the proxy in one place: pass the ProxyPolicy and leave the configuration's proxy nil.")
             )
         }
+        guard configuration.tlsConfiguration == nil || tls.isDefault else {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "a TLSPolicy beside HTTPClient.Configuration.tlsConfiguration",
+                    remedy:
+                        "Set TLS in one place: pass the TLSPolicy and leave the configuration's tlsConfiguration nil."
+                ))
+        }
         switch proxy {
         case .http(_, let port, _), .socks5(_, let port):
             guard (1...65535).contains(port) else {
                 throw FerryError(
-                    .unsupportedSetting(
-                        setting: "the proxy \(proxy)", remedy: "Give a port from 1 to 65535."))
+                    .unsupportedSetting(setting: "the proxy \(proxy)", remedy: "Give a port from 1 to 65535."))
             }
         case .direct, .environment:
             break
         }
-        self.init(configuration: configuration, policy: proxy)
+        var configuration = configuration
+        if !tls.isDefault {
+            // Every policy is read now, so a certificate that cannot be read fails here, not at a request.
+            for policy in [tls] + tls.perHost.values {
+                _ = try policy.policy(for: "").nioConfiguration()
+            }
+            configuration.tlsConfiguration = try tls.policy(for: "").nioConfiguration()
+        }
+        self.init(configuration: configuration, policy: proxy, tls: tls.isDefault ? nil : tls)
     }
 
-    /// A transport with a policy, and for ``ProxyPolicy/environment`` the given variables instead of the
-    /// process's (for tests: the environment is the whole process's).
+    /// A transport with policies, and for ``ProxyPolicy/environment`` the given variables instead of the
+    /// process's (for tests: the environment is the whole process's). `configuration` already holds `tls`'s
+    /// own configuration.
     init(
-        configuration: HTTPClient.Configuration, policy: ProxyPolicy, environment: EnvironmentProxySettings? = nil
+        configuration: HTTPClient.Configuration, policy: ProxyPolicy, tls: TLSPolicy? = nil,
+        environment: EnvironmentProxySettings? = nil
     ) {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         ownsClient = true
         proxy = policy
+        self.tls = tls
         environmentProxies =
             policy == .environment ? environment ?? EnvironmentProxySettings() : .init(environment: [:])
         self.configuration = configuration
     }
 
     /// Creates a transport on a caller's client, which Ferry never shuts down; the client's configuration decides
-    /// about proxies.
+    /// about proxies and TLS.
     /// - Parameter client: The client, for instance `HTTPClient.shared`.
     public init(client: HTTPClient) {
         self.client = client
         ownsClient = false
         proxy = nil
+        tls = nil
         environmentProxies = .init(environment: [:])
         configuration = AsyncHTTPClientTransport.defaultConfiguration
     }
 
     deinit {
-        let proxied = proxiedClients.withLock { Array($0.values) }
-        for client in proxied { client.shutdown { _ in } }
+        let others = otherClients.withLock { Array($0.values) }
+        for client in others { client.shutdown { _ in } }
         guard ownsClient, !isShutDown.withLock({ $0 }) else { return }
         // The session was released without `shutdown()`: close the client in the background, so it never reaches
         // its deinit still running.
         client.shutdown { _ in }
     }
 
-    /// The client for a request to `request`'s URL: the direct one, or the one of the proxy the policy names.
+    /// The client for `request`: ``client``, or the one for the proxy the policy names and the TLS policy of the
+    /// request's host.
     private func client(for request: Request) throws(FerryError) -> HTTPClient {
-        guard let proxy else { return client }
-        let server: ProxyServer?
-        do throws(FerryError) {
-            server = try proxy.server(for: request.url, environment: environmentProxies)
-        } catch {
-            throw FerryError(error.reason, request: request)
+        var key = ClientKey()
+        if let proxy {
+            do throws(FerryError) {
+                key.proxy = try proxy.server(for: request.url, environment: environmentProxies)
+            } catch {
+                throw FerryError(error.reason, request: request)
+            }
         }
-        guard let server else { return client }
-        return proxiedClients.withLock { clients in
-            if let existing = clients[server] { return existing }
+        if let tls, !tls.perHost.isEmpty, let host = request.url.host(percentEncoded: false) {
+            let policy = tls.policy(for: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+            if policy != tls.policy(for: "") { key.tls = policy }
+        }
+        guard key.proxy != nil || key.tls != nil else { return client }
+        let made: HTTPClient = try otherClients.withLock { clients throws(FerryError) in
+            if let existing = clients[key] { return existing }
             var configuration = configuration
-            switch server.kind {
-            case .http:
+            if let policy = key.tls { configuration.tlsConfiguration = try policy.nioConfiguration() }
+            switch key.proxy?.kind {
+            case .http?:
+                let server = key.proxy!
                 configuration.proxy = .server(
                     host: server.host, port: server.port,
                     authorization: server.credentials.map { .basic(username: $0.username, password: $0.password) })
-            case .socks5:
-                configuration.proxy = .socksServer(host: server.host, port: server.port)
+            case .socks5?:
+                configuration.proxy = .socksServer(host: key.proxy!.host, port: key.proxy!.port)
+            case nil:
+                break
             }
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            clients[server] = made
+            clients[key] = made
             return made
         }
+        return made
     }
 
     /// `true`: stream bodies are sent as they are produced, chunked when their length is unknown.
@@ -258,8 +316,8 @@ public final class AsyncHTTPClientTransport: Transport {
             return !shutDown
         }
         guard first else { return }
-        let proxied = proxiedClients.withLock { Array($0.values) }
-        for client in proxied { try? await client.shutdown() }
+        let others = otherClients.withLock { Array($0.values) }
+        for client in others { try? await client.shutdown() }
         guard ownsClient else { return }
         try? await client.shutdown()
     }

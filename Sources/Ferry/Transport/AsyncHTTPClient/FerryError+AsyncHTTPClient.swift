@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 extension FerryError {
     /// Maps an error of AsyncHTTPClient or SwiftNIO (or anything else the engine threw) to a `FerryError`, with
@@ -50,6 +51,22 @@ extension FerryError {
                 .transport(.invalidResponse), detail: .malformedResponse("its compressed body could not be decoded"),
                 underlyingError: error)
         }
+        if let error = error as? NIOSSLError {
+            return FerryError(
+                .transport(.secureConnectionFailed), detail: .tlsFailed(Self.tlsPhrase(String(describing: error))),
+                underlyingError: error)
+        }
+        if let error = error as? NIOSSLExtraError {
+            let phrase =
+                error == .failedToValidateHostname
+                ? "the server's certificate does not name this host" : Self.tlsPhrase(String(describing: error))
+            return FerryError(.transport(.secureConnectionFailed), detail: .tlsFailed(phrase), underlyingError: error)
+        }
+        if let error = error as? BoringSSLError {
+            return FerryError(
+                .transport(.secureConnectionFailed), detail: .tlsFailed(Self.tlsPhrase(String(describing: error))),
+                underlyingError: error)
+        }
         if let error = error as? NIOConnectionError {
             // Every address failed; the first one's error says why. No address at all: the name did not resolve.
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
@@ -72,6 +89,22 @@ extension FerryError {
             return FerryError(.transport(.connectionLost), detail: detail, underlyingError: error)
         }
         return FerryError(.transport(.other), underlyingError: error)
+    }
+
+    /// What BoringSSL's error text says, in words: its reason codes are the only clue to why a handshake failed.
+    private static func tlsPhrase(_ text: String) -> String {
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate could not be verified (not issued by a trusted root, expired, not yet "
+                + "valid, or its chain incomplete)"
+        }
+        if text.contains("UNSUPPORTED_PROTOCOL") || text.contains("PROTOCOL_VERSION") {
+            return "the server and Ferry share no TLS version (TLSPolicy.minimumVersion)"
+        }
+        if text.contains("CERTIFICATE_REQUIRED") || text.contains("HANDSHAKE_FAILURE") {
+            return "the server refused the handshake (does it want a client certificate?)"
+        }
+        if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS on this port" }
+        return "the TLS handshake failed"
     }
 
     /// What a socket error of one connection attempt says.

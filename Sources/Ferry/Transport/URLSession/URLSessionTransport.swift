@@ -64,6 +64,36 @@ public final class URLSessionTransport: Transport {
         self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings)
     }
 
+    /// Creates a transport with its own URLSession, a proxy policy and a TLS policy, or fails when URLSession
+    /// cannot honour them.
+    ///
+    /// Only ``TLSPolicy/default`` is honoured: on Linux FoundationNetworking offers no trust or identity hook (no
+    /// TLS challenge reaches the delegate, and `SSL_CERT_FILE` has no effect), and on Apple platforms Ferry does not
+    /// answer the delegate's trust and client certificate challenges yet.
+    /// - Parameters:
+    ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default.
+    ///   - decompressionLimit: How far a compressed body may expand; ``DecompressionLimit/default`` by default.
+    ///   - proxy: Whether and through which proxy requests go; ``ProxyPolicy/environment`` by default.
+    ///   - tls: Whom TLS connections trust and how they identify themselves.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` for any `tls` but the default, or a
+    ///   `proxy` this platform's URLSession cannot honour.
+    public convenience init(
+        configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default,
+        proxy: ProxyPolicy = .environment, tls: TLSPolicy
+    ) throws(FerryError) {
+        guard tls.isDefault else {
+            #if canImport(FoundationNetworking)
+            let remedy =
+                "FoundationNetworking offers no TLS trust or identity hook. Use AsyncHTTPClientTransport (the "
+                + "AsyncHTTPClient trait); for an extra root only, adding it to the system's CA store also works."
+            #else
+            let remedy = "Ferry does not answer URLSession's trust challenges yet. Use AsyncHTTPClientTransport."
+            #endif
+            throw FerryError(.unsupportedSetting(setting: "a TLSPolicy on URLSession", remedy: remedy))
+        }
+        try self.init(configuration: configuration, decompressionLimit: decompressionLimit, proxy: proxy)
+    }
+
     /// The one initializer: `settings` goes to `connectionProxyDictionary` unless `nil`.
     private init(
         copying configuration: URLSessionConfiguration, decompressionLimit: DecompressionLimit, proxy: ProxyPolicy,
