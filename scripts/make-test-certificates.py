@@ -22,7 +22,7 @@ from cryptography.x509.oid import NameOID
 
 # (case, what the server presents, nginx directives)
 CASES = [
-    ("valid", "leaf", ""),  # leaf + intermediate, for 127.0.0.1 and localhost
+    ("valid", "leaf", ""),  # leaf + intermediate, for 127.0.0.1 and localhost; HTTP/2 offered (ALPN)
     ("expired", "expired", ""),
     ("notYetValid", "notyet", ""),
     ("wrongHost", "wronghost", ""),  # valid chain, names only wrong.test
@@ -129,7 +129,7 @@ def main():
         if "ssl_protocols" not in directives:
             directives = "ssl_protocols TLSv1.2 TLSv1.3;\n        " + directives
         blocks.append(f"""    server {{
-        listen 127.0.0.1:{port} ssl;
+        listen 127.0.0.1:{port} ssl{" http2" if case == "valid" else ""};
         server_name localhost;
         ssl_certificate {out}/{presented}.pem;
         ssl_certificate_key {out}/{presented}.key;

@@ -25,13 +25,13 @@ import NIOHTTP1
 /// do not apply.
 ///
 /// Proxies: ``init(configuration:)`` follows the environment as curl does (``ProxyPolicy/environment``), as
-/// ``URLSessionTransport`` does, unless the configuration names a proxy itself; ``init(configuration:proxy:)``
-/// takes a ``ProxyPolicy``. A request through an HTTP proxy goes through a `CONNECT` tunnel, `http` URLs included
+/// ``URLSessionTransport`` does, unless the configuration names a proxy itself;
+/// ``init(configuration:proxy:tls:connections:)`` takes a ``ProxyPolicy``. A request through an HTTP proxy goes through a `CONNECT` tunnel, `http` URLs included
 /// (the engine's way). Each proxy in use gets a client of its own, made on first use and shut down with the
 /// transport. A transport made with ``init(client:)`` leaves proxies to that client's configuration.
 ///
-/// TLS: ``init(configuration:proxy:tls:)`` takes a ``TLSPolicy`` (trust roots, client identity, minimum version,
-/// per-host policies); each per-host policy in use gets a client of its own too.
+/// TLS and connections: ``init(configuration:proxy:tls:connections:)`` takes a ``TLSPolicy`` (trust roots, client identity, minimum version,
+/// per-host policies; each per-host policy in use gets a client of its own too) and a ``ConnectionPolicy``.
 public final class AsyncHTTPClientTransport: Transport {
     /// The configuration an owned client gets: no redirect following (Ferry's policy decides), decompression of
     /// gzip and deflate with a ratio limit of 100 (a larger ratio fails with
@@ -87,30 +87,20 @@ public final class AsyncHTTPClientTransport: Transport {
         self.configuration = configuration
     }
 
-    /// Creates a transport with a client of its own and a proxy policy.
-    /// - Parameters:
-    ///   - configuration: The client's configuration; keep `redirectConfiguration: .disallow`, and leave its
-    ///     `proxy` `nil`: the policy decides.
-    ///   - proxy: Whether and through which proxy requests go.
-    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when the configuration names a proxy
-    ///   too, or the policy's port is out of range.
-    public convenience init(
-        configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration, proxy: ProxyPolicy
-    ) throws(FerryError) {
-        try self.init(configuration: configuration, proxy: proxy, tls: .default)
-    }
-
-    /// Creates a transport with a client of its own, a proxy policy and a TLS policy.
+    /// Creates a transport with a client of its own and Ferry's policies for proxies, TLS and connections.
     /// - Parameters:
     ///   - configuration: The client's configuration; keep `redirectConfiguration: .disallow`, and leave its
     ///     `proxy` and `tlsConfiguration` `nil`: the policies decide.
     ///   - proxy: Whether and through which proxy requests go; ``ProxyPolicy/environment`` by default.
-    ///   - tls: Whom TLS connections trust and how they identify themselves, per host if need be.
+    ///   - tls: Whom TLS connections trust and how they identify themselves, per host if need be;
+    ///     ``TLSPolicy/default`` by default.
+    ///   - connections: How many connections per host, how long an idle one stays open, which HTTP versions;
+    ///     ``ConnectionPolicy/default`` (the configuration's own values) by default.
     /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when the configuration sets a proxy or
-    ///   TLS too, the proxy's port is out of range, or a certificate, key or bundle of `tls` cannot be read.
+    ///   TLS too, a value is out of range, or a certificate, key or bundle of `tls` cannot be read.
     public convenience init(
         configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration,
-        proxy: ProxyPolicy = .environment, tls: TLSPolicy
+        proxy: ProxyPolicy = .environment, tls: TLSPolicy = .default, connections: ConnectionPolicy = .default
     ) throws(FerryError) {
         guard configuration.proxy == nil else {
             throw FerryError(
@@ -136,6 +126,7 @@ public final class AsyncHTTPClientTransport: Transport {
         case .direct, .environment:
             break
         }
+        try connections.validate()
         var configuration = configuration
         if !tls.isDefault {
             // Every policy is read now, so a certificate that cannot be read fails here, not at a request.
@@ -143,6 +134,18 @@ public final class AsyncHTTPClientTransport: Transport {
                 _ = try policy.policy(for: "").nioConfiguration()
             }
             configuration.tlsConfiguration = try tls.policy(for: "").nioConfiguration()
+        }
+        if let maximum = connections.maximumConnectionsPerHost {
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximum
+        }
+        if let timeout = connections.idleConnectionTimeout {
+            let (seconds, attoseconds) = timeout.components
+            configuration.connectionPool.idleTimeout = .nanoseconds(
+                seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+        switch connections.httpVersions {
+        case .automatic: configuration.httpVersion = .automatic
+        case .http1Only: configuration.httpVersion = .http1Only
         }
         self.init(configuration: configuration, policy: proxy, tls: tls.isDefault ? nil : tls)
     }

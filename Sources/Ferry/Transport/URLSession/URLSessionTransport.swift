@@ -44,42 +44,29 @@ public final class URLSessionTransport: Transport {
         self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: .environment, settings: nil)
     }
 
-    /// Creates a transport with its own URLSession and a proxy policy, or fails when URLSession cannot honour it.
+    /// Creates a transport with its own URLSession and Ferry's policies for proxies, TLS and connections, or fails
+    /// when URLSession cannot honour them.
     ///
-    /// On Linux, FoundationNetworking ignores `connectionProxyDictionary`, and libcurl reads the proxy variables of
-    /// the environment on its own: ``ProxyPolicy/environment`` works (with curl's rules), ``ProxyPolicy/direct``
-    /// works while no proxy variable is set, and a given proxy cannot be used. On Apple platforms every policy but
-    /// an HTTP proxy with credentials is set in `connectionProxyDictionary`.
-    /// - Parameters:
-    ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default.
-    ///   - decompressionLimit: How far a compressed body may expand; ``DecompressionLimit/default`` by default.
-    ///   - proxy: Whether and through which proxy requests go.
-    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when this platform's URLSession cannot
-    ///   honour `proxy`.
-    public convenience init(
-        configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default,
-        proxy: ProxyPolicy
-    ) throws(FerryError) {
-        let settings = try Self.proxySettings(for: proxy, environment: EnvironmentProxySettings())
-        self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings)
-    }
-
-    /// Creates a transport with its own URLSession, a proxy policy and a TLS policy, or fails when URLSession
-    /// cannot honour them.
-    ///
-    /// Only ``TLSPolicy/default`` is honoured: on Linux FoundationNetworking offers no trust or identity hook (no
-    /// TLS challenge reaches the delegate, and `SSL_CERT_FILE` has no effect), and on Apple platforms Ferry does not
-    /// answer the delegate's trust and client certificate challenges yet.
+    /// - Proxies: on Linux, FoundationNetworking ignores `connectionProxyDictionary`, and libcurl reads the proxy
+    ///   variables of the environment on its own: ``ProxyPolicy/environment`` works (with curl's rules),
+    ///   ``ProxyPolicy/direct`` works while no proxy variable is set, and a given proxy cannot be used. On Apple
+    ///   platforms every policy but an HTTP proxy with credentials is set in `connectionProxyDictionary`.
+    /// - TLS: only ``TLSPolicy/default``. On Linux FoundationNetworking offers no trust or identity hook (no TLS
+    ///   challenge reaches the delegate, and `SSL_CERT_FILE` has no effect); on Apple platforms Ferry does not
+    ///   answer the delegate's trust and client certificate challenges yet.
+    /// - Connections: ``ConnectionPolicy/maximumConnectionsPerHost`` becomes `httpMaximumConnectionsPerHost`;
+    ///   URLSession has no setting for an idle connection's lifetime or the HTTP version.
     /// - Parameters:
     ///   - configuration: The URLSession configuration (copied); `.ephemeral` by default.
     ///   - decompressionLimit: How far a compressed body may expand; ``DecompressionLimit/default`` by default.
     ///   - proxy: Whether and through which proxy requests go; ``ProxyPolicy/environment`` by default.
-    ///   - tls: Whom TLS connections trust and how they identify themselves.
-    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` for any `tls` but the default, or a
-    ///   `proxy` this platform's URLSession cannot honour.
+    ///   - tls: Whom TLS connections trust; ``TLSPolicy/default`` by default.
+    ///   - connections: How many connections per host; ``ConnectionPolicy/default`` by default.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` for a setting this platform's URLSession
+    ///   cannot honour.
     public convenience init(
         configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default,
-        proxy: ProxyPolicy = .environment, tls: TLSPolicy
+        proxy: ProxyPolicy = .environment, tls: TLSPolicy = .default, connections: ConnectionPolicy = .default
     ) throws(FerryError) {
         guard tls.isDefault else {
             #if canImport(FoundationNetworking)
@@ -91,7 +78,24 @@ public final class URLSessionTransport: Transport {
             #endif
             throw FerryError(.unsupportedSetting(setting: "a TLSPolicy on URLSession", remedy: remedy))
         }
-        try self.init(configuration: configuration, decompressionLimit: decompressionLimit, proxy: proxy)
+        try connections.validate()
+        let unsupported = [
+            connections.idleConnectionTimeout.map { _ in "ConnectionPolicy.idleConnectionTimeout" },
+            connections.httpVersions == .http1Only ? "ConnectionPolicy.httpVersions = .http1Only" : nil,
+        ].compactMap { $0 }
+        if let setting = unsupported.first {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "\(setting) on URLSession",
+                    remedy: "URLSession has no such setting. Leave it nil (the engine's default), or use "
+                        + "AsyncHTTPClientTransport (the AsyncHTTPClient trait)."))
+        }
+        let settings = try Self.proxySettings(for: proxy, environment: EnvironmentProxySettings())
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        if let maximum = connections.maximumConnectionsPerHost {
+            configuration.httpMaximumConnectionsPerHost = maximum
+        }
+        self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings)
     }
 
     /// The one initializer: `settings` goes to `connectionProxyDictionary` unless `nil`.
