@@ -12,6 +12,7 @@
 #   nginx        static files + redirects      FERRY_NGINX_URL     (default port 18082)
 #                same server on [::1]          FERRY_NGINX_URL_IPV6 (default port 18084, only if ::1 works)
 #   upload sink  python, counts request bodies FERRY_UPLOAD_URL    (default port 18083)
+#                same server on a Unix socket  FERRY_NGINX_SOCKET  (WORK/nginx.sock)
 #   static root  the files nginx serves        FERRY_STATIC_ROOT
 #   TLS          nginx, one TLS server per certificate case (valid, expired, not yet valid, wrong host,
 #                self-signed, incomplete chain, client certificate required, TLS 1.2 only, TLS 1.3 only), with
@@ -582,6 +583,7 @@ http {
 
     server {
         listen 127.0.0.1:$port;
+        listen unix:$WORK/nginx.sock;
         $listen6
         server_name localhost;
         root $WWW;
@@ -679,6 +681,7 @@ write_env() {
     echo "export FERRY_UPLOAD_URL=http://127.0.0.1:$(port_of upload)"
     echo "export FERRY_STATIC_ROOT=$WWW"
     echo "export FERRY_TLS_DIR=$WORK/tls"
+    echo "export FERRY_NGINX_SOCKET=$WORK/nginx.sock"
     echo "export FERRY_PROXY_URL=http://127.0.0.1:$(port_of proxy)"
     echo "export FERRY_PROXY_AUTH_URL=http://ferry:s3cret@127.0.0.1:$(port_of proxyauth)"
   } >"$ENV_FILE.tmp"

@@ -44,7 +44,8 @@ public struct RedirectPolicy: Sendable {
         guard [301, 302, 303, 307, 308].contains(response.statusCode),
             let location = response.headers["Location"],
             let target = URL(string: location.trimmed, relativeTo: response.url)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            let scheme = target.scheme?.lowercased(),
+            scheme == "http" || scheme == "https" || scheme == request.url.scheme?.lowercased()
         else { return nil }
 
         var next = request

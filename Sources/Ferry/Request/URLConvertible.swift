@@ -39,7 +39,7 @@ extension URL: URLConvertible {
             }
             return try baseURL.appendingRelativeReference(relativeString).url(relativeTo: nil)
         }
-        guard Self.isHTTPScheme(scheme) else {
+        guard Self.isHTTPScheme(scheme) || Self.isUnixSocketScheme(scheme) else {
             throw FerryError(.invalidURL("scheme of \"\(absoluteString)\" is not http or https"))
         }
         guard let host = host(percentEncoded: true), !host.isEmpty else {
@@ -54,6 +54,14 @@ extension URL: URLConvertible {
         if scheme == "http" || scheme == "https" { return true }
         let lowered = scheme.lowercased()
         return lowered == "http" || lowered == "https"
+    }
+
+    /// Whether `scheme` is `http+unix` or `https+unix`: HTTP over a Unix domain socket, whose percent-encoded path
+    /// is the URL's host (`http+unix://%2Fvar%2Frun%2Fdocker.sock/info`). `AsyncHTTPClientTransport` reaches such
+    /// URLs; ``URLSessionTransport`` refuses them.
+    static func isUnixSocketScheme(_ scheme: String) -> Bool {
+        let lowered = scheme.lowercased()
+        return lowered == "http+unix" || lowered == "https+unix"
     }
 
     private func appendingRelativeReference(_ reference: String) throws(FerryError) -> URL {

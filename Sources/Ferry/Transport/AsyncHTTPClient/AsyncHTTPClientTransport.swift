@@ -243,6 +243,10 @@ public final class AsyncHTTPClientTransport: Transport {
         for header in request.headers {
             headers.add(name: header.name, value: header.value)
         }
+        if let scheme = request.url.scheme, URL.isUnixSocketScheme(scheme), !headers.contains(name: "Host") {
+            // The engine sends no Host over a Unix socket, and HTTP/1.1 requires one: `localhost`, as curl sends.
+            headers.add(name: "Host", value: "localhost")
+        }
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         switch request.body?.content {
         case nil:

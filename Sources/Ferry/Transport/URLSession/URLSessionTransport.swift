@@ -182,6 +182,13 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The head, and the body as it arrives.
     /// - Throws: ``FerryError`` or `URLError`.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
+        if let scheme = request.url.scheme, URL.isUnixSocketScheme(scheme) {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "a Unix domain socket (\(scheme)) on URLSession",
+                    remedy: "URLSession reaches hosts over TCP only. Use AsyncHTTPClientTransport (the AsyncHTTPClient "
+                        + "trait), which reaches http+unix URLs."), request: request)
+        }
         let urlRequest = Self.urlRequest(for: request)
         let file = Self.uploadFile(of: request)
         let call = URLSessionCall(context: context, decompressionLimit: decompressionLimit)
