@@ -29,11 +29,15 @@ enum FerryBinary {
     ///   - arguments: The arguments.
     ///   - stdin: What standard input holds; empty by default.
     ///   - directory: The working directory.
-    static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL? = nil) async throws -> Run {
+    ///   - environment: Variables set on top of this process's environment.
+    static func run(
+        _ arguments: [String], stdin: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> Run {
         try await onThread {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             if let directory { process.currentDirectoryURL = directory }
             let input = Pipe()
             let output = Pipe()
@@ -52,9 +56,13 @@ enum FerryBinary {
     }
 
     /// Runs `ferry` with standard error on a pseudo-terminal (standard output stays a pipe), as in
-    /// `ferry -o file URL` typed in a terminal. `stderr` holds what the terminal received.
+    /// `ferry -o file URL` typed in a terminal. `stderr` holds what the terminal received. The environment is this
+    /// process's with a colour terminal's `TERM` and without `NO_COLOR`, as in an interactive shell.
     static func runWithTerminalStderr(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
         try await onThread {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TERM"] = "xterm-256color"
+            environment["NO_COLOR"] = nil
             let master = PseudoTerminal.open(O_RDWR | O_NOCTTY)
             guard master >= 0, PseudoTerminal.grant(master) == 0, PseudoTerminal.unlock(master) == 0,
                 let name = PseudoTerminal.name(master)
@@ -67,6 +75,7 @@ enum FerryBinary {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            process.environment = environment
             if let directory { process.currentDirectoryURL = directory }
             let output = Pipe()
             process.standardInput = FileHandle.nullDevice
