@@ -112,7 +112,12 @@ enum CommandLineParser {
             options.method = first.uppercased()
             positionals.removeFirst()
         }
-        guard let url = positionals.popFirst() else { throw UsageError("no URL given") }
+        guard let url = positionals.popFirst() else {
+            let headersOnly = try? PrintSelection(parsing: "h")
+            throw UsageError(
+                options.print == headersOnly && headersOnly != nil
+                    ? "no URL given (-h is --headers, as in httpie; help is --help)" : "no URL given")
+        }
         options.url = url
         for item in positionals {
             do {

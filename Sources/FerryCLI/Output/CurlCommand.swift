@@ -29,6 +29,9 @@ enum CurlCommand {
         if let output = options.output {
             words += ["-o", output]
             if options.continues { words += ["-C", "-"] }
+        } else if options.downloads {
+            // `-d`: named by Content-Disposition, else by the URL.
+            words += ["-O", "-J"]
         }
         words.append(plan.url.absoluteString)
         return words.map(quoted).joined(separator: " ")

@@ -9,8 +9,11 @@ import FoundationNetworking
 enum HeadFormatter {
     /// `POST /path?query HTTP/1.1` and the headers.
     static func request(_ plan: RequestPlan, headers: HTTPHeaders, on stream: Console.Stream) -> String {
-        var target = plan.url.path.isEmpty ? "/" : plan.url.path
-        if let query = plan.url.query { target += "?" + query }
+        // The request target as sent: percent-encoding kept (`URL.path` would decode `%20` and `%2F`).
+        let components = URLComponents(url: plan.url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? plan.url.path
+        var target = path.isEmpty ? "/" : path
+        if let query = components?.percentEncodedQuery { target += "?" + query }
         let line = stream.styled(plan.method.rawValue, .bold) + " " + stream.styled(target, .cyan) + " HTTP/1.1"
         return line + "\n" + fields(headers, on: stream) + "\n"
     }

@@ -65,6 +65,10 @@ struct CLIFormattingTests {
             CurlCommand.make(try RequestPlan(options: download), options: download)
                 == "curl -H 'Accept: */*' --connect-timeout 3 --speed-limit 1 --speed-time 3 -o f -C - "
                 + "http://localhost:8/f")
+        let named = try CommandLineParser.parse(["-d", ":8/f"])
+        #expect(
+            CurlCommand.make(try RequestPlan(options: named), options: named)
+                == "curl -H 'Accept: */*' -O -J http://localhost:8/f")
     }
 
     @Test("exit statuses are httpie's: 1 failure, 2 usage and timeout, 3/4/5 status classes, 6 redirects")

@@ -75,6 +75,7 @@ struct CommandLineParserTests {
             (["--session=", "u"], "--session takes a name or a path"),
             (["-p", "x", "u"], "m (metadata)"),
             (["demo", "-v"], "ferry demo takes only --help"),
+            (["-h"], "-h is --headers, as in httpie; help is --help"),
             (["-X", "PUT", "POST", "u"], "two methods given"),
             (["--stream=yes", "u"], "--stream takes no value"),
         ])

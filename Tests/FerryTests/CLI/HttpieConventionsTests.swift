@@ -83,6 +83,14 @@ struct HttpieConventionsTests {
         #expect(download.headersAsSent(nil, download: true)["Accept-Encoding"] == "identity")
     }
 
+    @Test("the request line keeps the target's percent-encoding, as sent")
+    func requestTarget() throws {
+        let plan = try RequestPlan(options: try CommandLineParser.parse([":1/a%20b/c%2Fd", "q==x y"]))
+        let stream = Console.Stream(handle: .nullDevice, isTerminal: false, usesColor: false)
+        let head = HeadFormatter.request(plan, headers: [:], on: stream)
+        #expect(head.hasPrefix("GET /a%20b/c%2Fd?q=x%20y HTTP/1.1\n"))
+    }
+
     @Test("response headers print in a stable order: by name, repeated fields as given")
     func stableOrder() {
         var headers = HTTPHeaders()
