@@ -96,6 +96,26 @@ enum FerryBinary {
         }
     }
 
+    /// Runs another program (a shell, to check a completion script) with pipes for its output, as ``run(_:stdin:in:environment:)``
+    /// runs `ferry`.
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> Run {
+        try await onThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            let output = Pipe()
+            let error = Pipe()
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let collected = collect(output.fileHandleForReading)
+            let errors = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, stdout: collected(), stderr: errors)
+        }
+    }
+
     /// Reads a handle to its end on another thread; the returned function waits for the bytes.
     private static func collect(_ handle: FileHandle) -> @Sendable () -> Data {
         let box = DataBox()

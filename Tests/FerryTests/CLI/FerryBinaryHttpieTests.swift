@@ -281,25 +281,27 @@ struct FerryBinaryHttpieTests {
             #expect(run.out.contains(marker[shell] ?? "?"))
             return
         }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: path)
-        check.arguments = ["-n", script.path]
-        let errors = Pipe()
-        check.standardError = errors
-        try check.run()
-        check.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(check.terminationStatus == 0, "\(shell) -n: \(message)")
-        if shell == "bash" {
-            let load = Process()
-            load.executableURL = URL(fileURLWithPath: path)
-            load.arguments = ["-c", "source \(script.path) && complete -p ferry"]
-            let output = Pipe()
-            load.standardOutput = output
-            try load.run()
-            load.waitUntilExit()
-            #expect(
-                String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("_ferry"))
+        let syntax = try await FerryBinary.runTool(path, ["-n", script.path])
+        #expect(syntax.status == 0, "\(shell) -n: \(syntax.err)")
+        // Loaded into the shell, the script completes a flag, an option's values and the subcommand.
+        let probes: [String: String] = [
+            "bash": """
+            source \(script.path)
+            COMP_WORDS=(ferry --dow); COMP_CWORD=1; _ferry; echo "${COMPREPLY[@]}"
+            COMP_WORDS=(ferry -A ''); COMP_CWORD=2; _ferry; echo "${COMPREPLY[@]}"
+            COMP_WORDS=(ferry de); COMP_CWORD=1; _ferry; echo "${COMPREPLY[@]}"
+            """,
+            "zsh": "autoload -U compinit && compinit -u && source \(script.path) && echo ${_comps[ferry]}",
+            "fish": "source \(script.path); complete -C'ferry --dow'; complete -C'ferry -A '; complete -C'ferry de'",
+        ]
+        let probe = try await FerryBinary.runTool(path, ["-c", probes[shell] ?? ""])
+        #expect(probe.status == 0, "\(shell): \(probe.err)")
+        if shell == "zsh" {
+            #expect(probe.out.contains("_ferry"), "compdef registered _ferry: \(probe.out)")
+        } else {
+            #expect(probe.out.contains("--download"), "\(probe.out)")
+            #expect(probe.out.contains("basic") && probe.out.contains("bearer"), "\(probe.out)")
+            #expect(probe.out.contains("demo"), "\(probe.out)")
         }
     }
 }
