@@ -197,6 +197,20 @@ struct FerryBinaryHttpieTests {
         #expect(server.requestCount == before)
     }
 
+    @Test("-a USER on a terminal asks for the password without echoing it")
+    func passwordPrompt() async throws {
+        defer { cleanUp() }
+        let run = try await FerryBinary.runAnsweringOnTerminal(
+            ["--check-status", "-a", "ada", url("/basic-auth/ada/s3cret")], prompt: "password for ada: ",
+            reply: "s3cret")
+        #expect(run.status == 0, "terminal: \(run.err.debugDescription)")
+        #expect(run.err.contains("password for ada: "))
+        #expect(!run.err.contains("s3cret"), "the password is not echoed")
+        #expect(
+            server.receivedRequests.last?.header("Authorization") == "Basic "
+                + Data("ada:s3cret".utf8).base64EncodedString())
+    }
+
     @Test("--offline prints the request as it would be sent and sends nothing")
     func offline() async throws {
         defer { cleanUp() }
