@@ -46,8 +46,9 @@ struct DownloadCommand {
             layout.printResponseHead(head)
         }
         layout.printTimeline(response.timeline, metrics: response.metrics)
+        layout.printMetadata(response.timeline)
         guard var file = response.fileURL, response.error == nil else {
-            return failed(response, partial: partial)
+            return failed(response, partial: named ? nil : partial)
         }
         partial.clean()
         if named, let head = response.response {
@@ -66,9 +67,15 @@ struct DownloadCommand {
         return .success
     }
 
-    private func failed(_ response: DownloadResponse, partial: PartialDownload) -> ExitCode {
+    /// Fails the run; the partial file is kept for `--continue` after `-o FILE`, and discarded after `-d` alone
+    /// (`partial` is `nil`), whose name `--continue` could not find again.
+    private func failed(_ response: DownloadResponse, partial: PartialDownload?) -> ExitCode {
         guard let error = response.error else { return .failure }
         let status = invocation.fail(error)
+        guard let partial else {
+            response.resumeData?.discard()
+            return status
+        }
         if let resume = response.resumeData {
             do {
                 let kept = try partial.keep(resume)

@@ -60,6 +60,14 @@ struct FerryBinaryHttpieTests {
         #expect(missing.status == 4, "a download fails on 4xx as with --check-status")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("404").path))
 
+        let broken = try await FerryBinary.run(["-d", url("/range/50000?reset-at=20000")], in: directory)
+        #expect(broken.status == 1)
+        #expect(!broken.err.contains("--continue"), "-d alone cannot be resumed: \(broken.err)")
+        let remains = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix(".ferry-download")
+        }
+        #expect(remains.isEmpty, "a broken -d download leaves nothing: \(remains)")
+
         let output = try await FerryBinary.run(["-d", "-o", "chosen.bin", url("/range/1000")], in: directory)
         #expect(output.status == 0)
         #expect(try Data(contentsOf: directory.appendingPathComponent("chosen.bin")).count == 1000)
@@ -116,6 +124,8 @@ struct FerryBinaryHttpieTests {
         #expect(both.out.hasPrefix("GET /json HTTP/1.1\n"))
         #expect(both.out.contains("HTTP/1.1 200 OK\n"))
         #expect(both.out.contains("Elapsed time: "))
+        let streamed = try await FerryBinary.run(["-S", "-p", "bm", url("/ndjson?count=1")])
+        #expect(streamed.out.hasPrefix("{\"index\":0}\nElapsed time: "))
     }
 
     @Test("response headers print in a stable order, whatever order the transport hands them over")
