@@ -51,8 +51,9 @@ extension BodyPlan {
 
     private static func part(_ item: RequestItem) throws(UsageError) -> Part {
         switch item {
-        case .field(let name, let value): return .text(name: name, value: value)
-        case .fieldFromFile(let name, let path): return .text(name: name, value: try text(of: path))
+        case .field(let name, let value): return .text(name: RequestItem.literalName(name), value: value)
+        case .fieldFromFile(let name, let path):
+            return .text(name: RequestItem.literalName(name), value: try text(of: path))
         case .file(let name, let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw UsageError("\(name)@\(path): no readable file there")
@@ -64,8 +65,9 @@ extension BodyPlan {
 
     private static func pair(_ item: RequestItem) throws(UsageError) -> Pair {
         switch item {
-        case .field(let name, let value): return Pair(name: name, value: value)
-        case .fieldFromFile(let name, let path): return Pair(name: name, value: try text(of: path))
+        case .field(let name, let value): return Pair(name: RequestItem.literalName(name), value: value)
+        case .fieldFromFile(let name, let path):
+            return Pair(name: RequestItem.literalName(name), value: try text(of: path))
         default: throw UsageError("raw JSON fields (name:=json) cannot be sent as a form; drop -f/--form")
         }
     }

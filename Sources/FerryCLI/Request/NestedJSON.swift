@@ -37,33 +37,56 @@ struct NestedJSON {
 
     private var root: Node?
 
-    /// Splits an item's name into steps: `a[b][]` is `key a`, `key b`, `append`.
+    /// Splits an item's name into steps: `a[b][]` is `key a`, `key b`, `append`. `\[`, `\]` and `\\` are literal
+    /// characters in a key (`a\[1\]` is the key `a[1]`).
     /// - Throws: ``UsageError`` for an unclosed bracket or text after a bracket.
     static func steps(_ name: String) throws(UsageError) -> [Step] {
-        var steps: [Step] = []
-        var rest = Substring(name)
-        if let open = rest.firstIndex(of: "[") {
-            if open != rest.startIndex { steps.append(.key(String(rest[..<open]))) }
-            rest = rest[open...]
-        } else {
-            return [.key(name)]
-        }
-        while !rest.isEmpty {
-            guard rest.first == "[" else {
-                throw UsageError("\"\(name)\": expected \"[\" after \"]\", found \"\(rest)\"")
+        // Each character, and whether a backslash made it literal.
+        var characters: [(character: Character, literal: Bool)] = []
+        var iterator = name.makeIterator()
+        while let character = iterator.next() {
+            if character == "\\" {
+                if let next = iterator.next() {
+                    if "[]\\".contains(next) {
+                        characters.append((next, true))
+                    } else {
+                        characters.append(("\\", false))
+                        characters.append((next, false))
+                    }
+                } else {
+                    characters.append(("\\", false))
+                }
+            } else {
+                characters.append((character, false))
             }
-            guard let close = rest.firstIndex(of: "]") else {
+        }
+        func isOpen(_ i: Int) -> Bool { characters[i].character == "[" && !characters[i].literal }
+        func isClose(_ i: Int) -> Bool { characters[i].character == "]" && !characters[i].literal }
+        func text(_ range: Range<Int>) -> String { String(characters[range].map(\.character)) }
+
+        var steps: [Step] = []
+        var index = characters.indices.first(where: isOpen) ?? characters.count
+        if index == characters.count { return [.key(text(0..<index))] }
+        if index > 0 { steps.append(.key(text(0..<index))) }
+        while index < characters.count {
+            guard isOpen(index) else {
+                throw UsageError("\"\(name)\": expected \"[\" after \"]\", found \"\(text(index..<characters.count))\"")
+            }
+            guard let close = characters.indices[(index + 1)...].first(where: isClose) else {
                 throw UsageError("\"\(name)\": a \"[\" without its \"]\"")
             }
-            let inside = rest[rest.index(after: rest.startIndex)..<close]
+            let inside = characters[(index + 1)..<close]
+            let insideText = text((index + 1)..<close)
             if inside.isEmpty {
                 steps.append(.append)
-            } else if inside.allSatisfy(\.isASCII), inside.allSatisfy(\.isNumber), let index = Int(inside) {
-                steps.append(.index(index))
+            } else if inside.allSatisfy({ !$0.literal && $0.character.isASCII && $0.character.isNumber }),
+                let position = Int(insideText)
+            {
+                steps.append(.index(position))
             } else {
-                steps.append(.key(String(inside)))
+                steps.append(.key(insideText))
             }
-            rest = rest[rest.index(after: close)...]
+            index = close + 1
         }
         return steps
     }

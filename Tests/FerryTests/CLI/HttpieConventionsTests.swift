@@ -23,6 +23,7 @@ struct HttpieConventionsTests {
             (["a=1", "a=2"], #"{"a":"2"}"#),
             (["p[0][name]=x", "p[0][n]:=1"], #"{"p":[{"name":"x","n":1}]}"#),
             (["b=1", "a=2"], #"{"b":"1","a":"2"}"#),
+            ([#"a\[b\]=1"#, #"c[d\]e]=2"#, #"a\\[x]=1"#], #"{"a[b]":"1","c":{"d]e":"2"},"a\\":{"x":"1"}}"#),
         ])
     func nested(items: [String], expected: String) throws {
         #expect(try body(items) == expected)
@@ -45,6 +46,13 @@ struct HttpieConventionsTests {
         } throws: { error in
             (error as? UsageError)?.description.contains(message) == true
         }
+    }
+
+    @Test("escaped brackets are plain characters in form and multipart names")
+    func literalNames() throws {
+        let form = try RequestPlan(options: try CommandLineParser.parse(["-f", ":1", #"a\[b\]=1"#, #"c\\=2"#]))
+        #expect(form.body == .form([.init(name: "a[b]", value: "1"), .init(name: #"c\"#, value: "2")]))
+        #expect(RequestItem.literalName(#"x\[0\]\\y\z"#) == #"x[0]\y\z"#)
     }
 
     @Test("-a: Basic from USER:PASS through AuthenticationCredential, Bearer with -A bearer; no password, no terminal")
