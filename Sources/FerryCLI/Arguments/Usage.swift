@@ -31,7 +31,7 @@ enum Usage {
         URL     http:// is assumed: `localhost:8080/x`, `example.com`; `:8080/x` is http://localhost:8080/x.
         METHOD  GET, or POST when there is a body. Any method in capitals, or a known one in any case.
 
-        Request items, after the URL (a backslash in the name escapes a separator):
+        Request items, after the URL (a backslash in the name escapes a separator or a bracket):
           name=value        JSON string field ({"name":"value"}), or form field with --form
           name:=json        raw JSON field: n:=1 ok:=true tags:='["a","b"]'
           name=@file        string field read from a file;  name:=@file  raw JSON field read from a file

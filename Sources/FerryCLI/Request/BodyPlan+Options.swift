@@ -8,6 +8,10 @@ extension BodyPlan {
     init(options: Options, readStandardInput: () -> Data) throws(UsageError) {
         if let raw = options.rawBody {
             self = try Self.raw(raw, json: options.isJSON, readStandardInput: readStandardInput)
+            // `-f --raw 'a=1&b=2'`: the text is the form, as in httpie.
+            if options.isForm, case .data(let data, _) = self {
+                self = .data(data, contentType: "application/x-www-form-urlencoded; charset=utf-8")
+            }
             return
         }
         let items = options.items.filter(\.isBodyItem)

@@ -72,6 +72,9 @@ struct RequestPlanTests {
             try plan(["--raw", "hi", ":1"]).body == .data(Data("hi".utf8), contentType: "text/plain; charset=utf-8"))
         #expect(try plan(["-j", "--raw", "hi", ":1"]).body == .data(Data("hi".utf8), contentType: "application/json"))
         #expect(
+            try plan(["-f", "--raw", "a=1&b=2", ":1"]).body
+                == .data(Data("a=1&b=2".utf8), contentType: "application/x-www-form-urlencoded; charset=utf-8"))
+        #expect(
             try plan(["--raw", "@-", ":1"], stdin: Data([0, 1])).body
                 == .data(Data([0, 1]), contentType: "application/octet-stream"))
         #expect(throws: UsageError.self) { try plan(["--raw", "@/no/such/file", ":1"]) }
