@@ -207,6 +207,20 @@ struct FerryBinaryHttpieTests {
         #expect(server.requestCount == before)
     }
 
+    @Test("ferry's extras beside httpie's flags: -H, -X, --max-time with its hint, --timeline")
+    func extras() async throws {
+        defer { cleanUp() }
+        _ = try await FerryBinary.run(["-X", "PATCH", "-H", "X-A: 1", url("/anything")])
+        let received = try #require(server.receivedRequests.last)
+        #expect(received.method == "PATCH")
+        #expect(received.header("X-A") == "1")
+        let slow = try await FerryBinary.run(["--max-time", "0.3", url("/delay/5")])
+        #expect(slow.status == 2)
+        #expect(slow.err.contains("raise --max-time (it is 0.3 s)"), "\(slow.err)")
+        let timeline = try await FerryBinary.run(["--timeline", url("/get")])
+        #expect(timeline.err.contains("waiting") && timeline.err.contains("receiving"))
+    }
+
     @Test("-a USER on a terminal asks for the password without echoing it")
     func passwordPrompt() async throws {
         defer { cleanUp() }
