@@ -67,7 +67,7 @@ public enum FerryCLI {
             return ExitCode.success.rawValue
         }
         let status = await invocation.run()
-        if let session, let jar = invocation.cookieJar {
+        if let session, let jar = invocation.cookieJar, !options.sessionIsReadOnly {
             do {
                 try session.save(headers: plan.sessionHeaders(for: options), jar: jar)
             } catch {

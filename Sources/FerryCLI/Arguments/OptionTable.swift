@@ -53,7 +53,14 @@ extension OptionSpec {
             guard !value.isEmpty else { throw UsageError("--session takes a name or a path") }
             options.session = value
         },
+        OptionSpec(nil, "session-read-only", value: "NAME|PATH") { options, value in
+            guard !value.isEmpty else { throw UsageError("--session-read-only takes a name or a path") }
+            options.session = value
+            options.sessionIsReadOnly = true
+        },
         OptionSpec(nil, "offline") { options, _ in options.isOffline = true },
+        // httpie reads a piped standard input as the body unless told not to; ferry reads it only for --raw @-.
+        OptionSpec("I", "ignore-stdin") { _, _ in },
         OptionSpec("p", "print", value: "HBhbm") { options, value in
             options.print = try PrintSelection(parsing: value)
         },

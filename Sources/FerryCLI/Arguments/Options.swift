@@ -48,6 +48,8 @@ struct Options: Equatable, Sendable {
     var authType = AuthType.basic
     /// `--session NAME|PATH`: headers and cookies kept between runs.
     var session: String?
+    /// `--session-read-only`: the session is read, not written back.
+    var sessionIsReadOnly = false
     /// `--offline`: build and print the request, send nothing.
     var isOffline = false
 

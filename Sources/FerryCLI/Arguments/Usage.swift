@@ -53,7 +53,9 @@ enum Usage {
           -A, --auth-type basic|bearer   Basic (the default) or Bearer (-A bearer -a TOKEN)
               --session NAME|PATH        keep headers (Authorization too) and cookies between runs, in
                                          $XDG_CONFIG_HOME/ferry/sessions/HOST_PORT/NAME.json (~/.config), or PATH
+              --session-read-only NAME|PATH   use a session without writing it back
               --offline                  print the request as it would be sent, and send nothing
+          -I, --ignore-stdin             accepted for httpie's scripts: ferry reads standard input only for --raw @-
 
         Output:
           -p, --print HBhbm  print what is chosen, all on standard output: H request headers, B request body,

@@ -118,6 +118,8 @@ struct CommandLineParserTests {
         #expect(auth.auth == "T0K" && auth.authType == .bearer)
         #expect(try CommandLineParser.parse(["-a", "ada:pw", "u"]).authType == .basic)
         #expect(try CommandLineParser.parse(["--session", "work", "u"]).session == "work")
+        let readOnly = try CommandLineParser.parse(["--session-read-only", "work", "-I", "u"])
+        #expect(readOnly.session == "work" && readOnly.sessionIsReadOnly)
         let redirects = try CommandLineParser.parse(["--max-redirects", "2", "u"])
         #expect(redirects.follows && redirects.maxRedirects == 2)
         #expect(try CommandLineParser.parse(["-d", "-o", "f", "-c", "u"]).continues)

@@ -270,6 +270,12 @@ struct FerryBinaryHttpieTests {
         #expect(received.header("X-Keep") == "1")
         #expect(received.header("Authorization") == "Basic " + Data("ada:pw".utf8).base64EncodedString())
 
+        let readOnly = try await FerryBinary.run(
+            ["--session-read-only", "work", url("/cookies/set?k=changed"), "X-Keep:2"], environment: environment)
+        #expect(readOnly.status == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8) == stored, "--session-read-only writes nothing")
+        #expect(server.receivedRequests.last?.header("Cookie") == "k=v", "but sends the session")
+
         let path = directory.appendingPathComponent("s.json").path
         _ = try await FerryBinary.run(["--session", path, url("/get"), "X-Other:2"])
         _ = try await FerryBinary.run(["--session", path, url("/get")])
