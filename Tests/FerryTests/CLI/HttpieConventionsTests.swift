@@ -144,6 +144,14 @@ struct HttpieConventionsTests {
         #expect(DownloadName.suggested(for: head("http://h/.hidden", [:])) == "hidden")
     }
 
+    @Test("--help lists every option, with its short name where it has one")
+    func helpListsEveryOption() {
+        for spec in OptionSpec.all {
+            let listed = spec.short.map { "-\($0), --\(spec.long)" } ?? "--\(spec.long)"
+            #expect(Usage.text.contains(listed), "\(listed) is missing from --help")
+        }
+    }
+
     @Test(
         "completion scripts name every flag and the demo subcommand", arguments: CompletionScript.Shell.allCases)
     func completions(shell: CompletionScript.Shell) {
