@@ -26,7 +26,7 @@ struct FerryBinaryHTTPBinTests {
     func verboseAsSent() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await FerryBinary.run(["-v", url("/anything"), "X-Trace:7", "a[b]:=1"])
-        #expect(run.status == 0)
+        #expect(run.status == 0, "\(run.err)")
         let lines = run.err.components(separatedBy: "\n")
         let start = try #require(lines.firstIndex { $0.hasPrefix("POST /anything HTTP/1.1") })
         var shown: [String: String] = [:]
@@ -45,7 +45,7 @@ struct FerryBinaryHTTPBinTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("httpbin.json").path
         let first = try await FerryBinary.run(["--session", path, "-a", "ada:pw", url("/cookies/set?flavour=oat")])
-        #expect(first.status == 0)
+        #expect(first.status == 0, "\(first.err)")
         let cookies = try await FerryBinary.run(["--session", path, url("/cookies")])
         let jar = try #require(try json(cookies.stdout)["cookies"] as? [String: String])
         #expect(jar == ["flavour": "oat"])
@@ -58,7 +58,7 @@ struct FerryBinaryHTTPBinTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await FerryBinary.run(
             ["-d", url("/response-headers"), "Content-Disposition==attachment; filename=\"echo.json\""], in: directory)
-        #expect(run.status == 0)
+        #expect(run.status == 0, "\(run.err)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("echo.json").path))
         #expect(try await FerryBinary.run(["--check-status", url("/status/418")]).status == 4)
         #expect(try await FerryBinary.run(["--check-status", url("/status/502")]).status == 5)
