@@ -5,7 +5,8 @@ import Foundation
 public enum FerryCLI {
     /// Runs `ferry` with these arguments.
     /// - Parameter arguments: The arguments, without the program name.
-    /// - Returns: The exit status (0 success, 2 usage, 3 network, 4 timeout, 5 redirects, 13–15 status classes).
+    /// - Returns: The exit status, httpie's: 0 success, 1 failure, 2 usage or timeout, 3–5 status classes with
+    ///   `--check-status`, 6 too many redirects.
     public static func run(_ arguments: [String]) async -> Int32 {
         let options: Options
         do {
@@ -19,18 +20,29 @@ public enum FerryCLI {
         }
         let console = Console.standard(usesColor: options.usesColor)
         if options.showsHelp {
-            console.out.write(Usage.text + "\n")
+            console.out.write((options.isDemo ? Usage.demoText : Usage.text) + "\n")
             return ExitCode.success.rawValue
         }
         if options.showsVersion {
             console.out.write("ferry \(Session.version)\n")
             return ExitCode.success.rawValue
         }
+        if let shell = options.completions {
+            console.out.write(CompletionScript.script(for: shell))
+            return ExitCode.success.rawValue
+        }
         if options.isDemo { return await DemoCommand(console: console).run() }
         let layout = Layout(options: options, console: console)
         let plan: RequestPlan
+        var session: SessionFile?
         do {
-            plan = try RequestPlan(options: options)
+            if let name = options.session {
+                session = try SessionFile(
+                    path: SessionFile.location(for: name, url: try URLShorthand.expand(options.url)))
+            }
+            plan = try RequestPlan(
+                options: options, sessionHeaders: session?.headers ?? [:],
+                password: { user in PasswordPrompt.ask(for: user) })
         } catch {
             layout.printError(error.description)
             return ExitCode.usage.rawValue
@@ -48,6 +60,21 @@ public enum FerryCLI {
                 return ExitCode.usage.rawValue
             }
         }
-        return await Invocation(options: options, plan: plan, layout: layout, cache: cache).run().rawValue
+        let invocation = Invocation(
+            options: options, plan: plan, layout: layout, cache: cache, cookieJar: session?.makeJar())
+        if options.isOffline {
+            invocation.printOffline()
+            return ExitCode.success.rawValue
+        }
+        let status = await invocation.run()
+        if let session, let jar = invocation.cookieJar, !options.sessionIsReadOnly {
+            do {
+                try session.save(headers: plan.sessionHeaders(for: options), jar: jar)
+            } catch {
+                layout.printError("--session \(session.path.path) could not be written: \(error.localizedDescription)")
+                return status == .success ? ExitCode.failure.rawValue : status.rawValue
+            }
+        }
+        return status.rawValue
     }
 }

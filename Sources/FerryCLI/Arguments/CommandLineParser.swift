@@ -14,7 +14,14 @@ enum CommandLineParser {
         var options = Options()
         if arguments.first == "demo" {
             options.isDemo = true
-            guard arguments.count == 1 else { throw UsageError("ferry demo takes no arguments") }
+            for argument in arguments.dropFirst() {
+                switch argument {
+                case "--help": options.showsHelp = true
+                case "--no-color": options.usesColor = false
+                default:
+                    throw UsageError("ferry demo takes only --help and --no-color, not \"\(argument)\"")
+                }
+            }
             return options
         }
         var positionals: [String] = []
@@ -31,7 +38,7 @@ enum CommandLineParser {
                 try parseShort(argument, remaining: &remaining, into: &options)
             }
         }
-        if options.showsHelp || options.showsVersion { return options }
+        if options.showsHelp || options.showsVersion || options.completions != nil { return options }
         try assign(positionals, to: &options)
         try check(options)
         return options
@@ -105,7 +112,12 @@ enum CommandLineParser {
             options.method = first.uppercased()
             positionals.removeFirst()
         }
-        guard let url = positionals.popFirst() else { throw UsageError("no URL given") }
+        guard let url = positionals.popFirst() else {
+            let headersOnly = try? PrintSelection(parsing: "h")
+            throw UsageError(
+                options.print == headersOnly && headersOnly != nil
+                    ? "no URL given (-h is --headers, as in httpie; help is --help)" : "no URL given")
+        }
         options.url = url
         for item in positionals {
             do {
@@ -128,22 +140,28 @@ enum CommandLineParser {
     private static func check(_ options: Options) throws(UsageError) {
         let hasBodyItems = options.items.contains(where: \.isBodyItem)
         if options.rawBody != nil, hasBodyItems {
-            throw UsageError("-d/--json and body items (name=value, name:=json, name@file) cannot be combined")
+            throw UsageError("--raw and body items (name=value, name:=json, name@file) cannot be combined")
         }
-        if options.isForm, options.isMultipart == false,
+        if options.isJSON, options.isForm || options.isMultipart {
+            throw UsageError("-j/--json and -f/--form or --multipart cannot be combined; choose one")
+        }
+        if options.isForm || options.isMultipart,
             options.items.contains(where: {
                 if case .rawJSON = $0 { return true }
                 if case .rawJSONFromFile = $0 { return true }
                 return false
             })
         {
-            throw UsageError("raw JSON fields (name:=json) cannot be sent as a form; drop --form")
+            throw UsageError("raw JSON fields (name:=json) cannot be sent as a form; drop -f/--form or --multipart")
         }
         if options.continues, options.output == nil {
-            throw UsageError("--continue resumes a download and needs -o FILE")
+            throw UsageError("-c/--continue resumes a download and needs -o FILE")
         }
-        if options.streams, options.output != nil {
-            throw UsageError("--stream prints the body as it arrives and cannot be combined with -o")
+        if options.streams, options.savesToFile {
+            throw UsageError("-S/--stream prints the body as it arrives and cannot be combined with -d or -o")
+        }
+        if options.auth == nil, options.authType == .bearer {
+            throw UsageError("-A bearer needs the token: -a TOKEN")
         }
     }
 

@@ -35,31 +35,48 @@ extension OptionSpec {
             options.items.append(
                 .header(name: String(value[..<colon]), value: String(value[value.index(after: colon)...])))
         },
-        OptionSpec("d", "data", value: "TEXT|@FILE|@-") { options, value in
+        OptionSpec("j", "json") { options, _ in options.isJSON = true },
+        OptionSpec("f", "form") { options, _ in options.isForm = true },
+        OptionSpec(nil, "multipart") { options, _ in options.isMultipart = true },
+        OptionSpec(nil, "raw", value: "TEXT|@FILE|@-") { options, value in
             options.rawBody =
                 value == "@-" ? .standardInput : value.hasPrefix("@") ? .file(String(value.dropFirst())) : .text(value)
         },
-        OptionSpec(nil, "json", value: "TEXT") { options, value in options.rawBody = .json(value) },
-        OptionSpec("f", "form") { options, _ in options.isForm = true },
-        OptionSpec(nil, "multipart") { options, _ in options.isMultipart = true },
-        OptionSpec("F", "field", value: "NAME=VALUE|NAME@FILE") { options, value in
-            let item = try RequestItem(parsing: value)
-            guard item.isBodyItem else { throw UsageError("-F/--field \"\(value)\" is not a form field") }
-            options.items.append(item)
-            options.isMultipart = true
+        OptionSpec("a", "auth", value: "USER[:PASS]|TOKEN") { options, value in options.auth = value },
+        OptionSpec("A", "auth-type", value: "basic|bearer") { options, value in
+            guard let type = Options.AuthType(rawValue: value.lowercased()) else {
+                throw UsageError("-A/--auth-type takes basic or bearer, not \"\(value)\"")
+            }
+            options.authType = type
         },
-        OptionSpec("p", "print", value: "HBhb") { options, value in
+        OptionSpec(nil, "session", value: "NAME|PATH") { options, value in
+            guard !value.isEmpty else { throw UsageError("--session takes a name or a path") }
+            options.session = value
+        },
+        OptionSpec(nil, "session-read-only", value: "NAME|PATH") { options, value in
+            guard !value.isEmpty else { throw UsageError("--session-read-only takes a name or a path") }
+            options.session = value
+            options.sessionIsReadOnly = true
+        },
+        OptionSpec(nil, "offline") { options, _ in options.isOffline = true },
+        // httpie reads a piped standard input as the body unless told not to; ferry reads it only for --raw @-.
+        OptionSpec("I", "ignore-stdin") { _, _ in },
+        OptionSpec("p", "print", value: "HBhbm") { options, value in
             options.print = try PrintSelection(parsing: value)
         },
+        OptionSpec("h", "headers") { options, _ in options.print = try PrintSelection(parsing: "h") },
+        OptionSpec("b", "body") { options, _ in options.print = try PrintSelection(parsing: "b") },
+        OptionSpec("m", "meta") { options, _ in options.print = try PrintSelection(parsing: "m") },
         OptionSpec("v", "verbose") { options, _ in options.isVerbose = true },
         OptionSpec("q", "quiet") { options, _ in options.isQuiet = true },
         OptionSpec(nil, "no-color") { options, _ in options.usesColor = false },
         OptionSpec(nil, "timeline") { options, _ in options.showsTimeline = true },
         OptionSpec(nil, "curl") { options, _ in options.printsCurl = true },
+        OptionSpec("d", "download") { options, _ in options.downloads = true },
         OptionSpec("o", "output", value: "FILE") { options, value in options.output = value },
         OptionSpec("c", "continue") { options, _ in options.continues = true },
         OptionSpec("S", "stream") { options, _ in options.streams = true },
-        OptionSpec("L", "follow") { options, _ in options.follows = true },
+        OptionSpec("F", "follow") { options, _ in options.follows = true },
         OptionSpec(nil, "max-redirects", value: "N") { options, value in
             guard let limit = Int(value), limit >= 0 else {
                 throw UsageError("--max-redirects takes a whole number of redirects, not \"\(value)\"")
@@ -78,7 +95,13 @@ extension OptionSpec {
             guard !value.isEmpty else { throw UsageError("--cache takes a directory") }
             options.cacheDirectory = value
         },
-        OptionSpec("h", "help") { options, _ in options.showsHelp = true },
+        OptionSpec(nil, "completions", value: "bash|zsh|fish") { options, value in
+            guard let shell = CompletionScript.Shell(rawValue: value) else {
+                throw UsageError("--completions takes bash, zsh or fish, not \"\(value)\"")
+            }
+            options.completions = shell
+        },
+        OptionSpec(nil, "help") { options, _ in options.showsHelp = true },
         OptionSpec(nil, "version") { options, _ in options.showsVersion = true },
     ]
 

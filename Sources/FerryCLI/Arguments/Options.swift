@@ -1,38 +1,59 @@
 /// Everything the command line says, before any file is read or any URL is resolved.
 struct Options: Equatable, Sendable {
-    /// Where a raw body (`-d`) comes from.
+    /// Where a raw body (`--raw`) comes from.
     enum RawBody: Equatable, Sendable {
-        /// `-d text`
+        /// `--raw text`
         case text(String)
-        /// `-d @path`
+        /// `--raw @path`
         case file(String)
-        /// `-d @-`
+        /// `--raw @-`
         case standardInput
-        /// `--json text`
-        case json(String)
+    }
+
+    /// How `-a/--auth` is sent (`-A/--auth-type`).
+    enum AuthType: String, Equatable, Sendable, CaseIterable {
+        /// `Authorization: Basic …` from `USER[:PASS]`.
+        case basic
+        /// `Authorization: Bearer TOKEN`.
+        case bearer
     }
 
     /// `ferry demo`.
     var isDemo = false
-    /// `-h`, `--help`.
+    /// `--help` (or `ferry demo --help`).
     var showsHelp = false
     /// `--version`.
     var showsVersion = false
+    /// `--completions SHELL`: print a completion script and exit.
+    var completions: CompletionScript.Shell?
 
     /// The method, from `-X` or a leading positional; `nil` to choose GET or POST from the body.
     var method: String?
     /// The URL as typed.
     var url = ""
-    /// The request items, in order (`-F` items included).
+    /// The request items, in order (`-H` headers included).
     var items: [RequestItem] = []
-    /// `-d` or `--json`.
+    /// `--raw`.
     var rawBody: RawBody?
+    /// `-j`, `--json`: data items as JSON (the default) and JSON asked for.
+    var isJSON = false
     /// `-f`, `--form`: fields go urlencoded.
     var isForm = false
-    /// `--multipart`, or any `-F`: fields go as multipart parts.
+    /// `--multipart`: fields go as multipart parts.
     var isMultipart = false
 
-    /// `-p`, `--print`: what to print, or `nil` for the default layout.
+    /// `-a`, `--auth`: `USER[:PASS]` or a token.
+    var auth: String?
+    /// `-A`, `--auth-type`.
+    var authType = AuthType.basic
+    /// `--session NAME|PATH`: headers and cookies kept between runs.
+    var session: String?
+    /// `--session-read-only`: the session is read, not written back.
+    var sessionIsReadOnly = false
+    /// `--offline`: build and print the request, send nothing.
+    var isOffline = false
+
+    /// `-p`, `--print` (`-h`, `-b` for `h`, `b`): what to print, or `nil` for the default layout.
     var print: PrintSelection?
     /// `-v`, `--verbose`: the request too.
     var isVerbose = false
@@ -45,6 +66,8 @@ struct Options: Equatable, Sendable {
     /// `--curl`: print the equivalent curl command and send nothing.
     var printsCurl = false
 
+    /// `-d`, `--download`: the body to a file named from the response or the URL.
+    var downloads = false
     /// `-o`, `--output`: download to this file.
     var output: String?
     /// `-c`, `--continue`: resume a partial download.
@@ -52,7 +75,7 @@ struct Options: Equatable, Sendable {
     /// `-S`, `--stream`: print lines or server-sent events as they arrive.
     var streams = false
 
-    /// `--follow`, `-L`, or implied by `--max-redirects`.
+    /// `-F`, `--follow`, `-L`, or implied by `--max-redirects`.
     var follows = false
     /// `--max-redirects`.
     var maxRedirects = 30
@@ -64,4 +87,7 @@ struct Options: Equatable, Sendable {
     var checksStatus = false
     /// `--cache DIR`: an HTTP cache on disk in DIR, kept between runs.
     var cacheDirectory: String?
+
+    /// Whether the body goes to a file: `-d`, or `-o FILE`.
+    var savesToFile: Bool { downloads || output != nil }
 }

@@ -3,7 +3,9 @@
 ///
 /// The separator is the first unescaped one from the left; where several start at the same place the longest wins,
 /// so `a:=1` is raw JSON, not a header `a` with value `=1`. In the name a backslash makes the next character
-/// literal (`a\=b=c` is the field `a=b` with value `c`); the value is kept exactly as typed.
+/// literal (`a\=b=c` is the field `a=b` with value `c`); the value is kept exactly as typed. A data field's name
+/// keeps `\[`, `\]` and `\\` escaped, for ``NestedJSON`` to read as literal characters (`a\[b\]=1` is the member
+/// `a[b]`); ``literalName(_:)`` removes those backslashes where names are not paths.
 enum RequestItem: Equatable, Sendable {
     /// `Header:value`; an empty value removes the header (`User-Agent:`).
     case header(name: String, value: String)
@@ -37,11 +39,16 @@ enum RequestItem: Equatable, Sendable {
     init(parsing argument: String) throws(UsageError) {
         let characters = Array(argument)
         var name = ""
+        // The name with `\[` and `\]` still escaped, for data fields.
+        var pathName = ""
         var index = 0
         while index < characters.count {
             let character = characters[index]
             if character == "\\", index + 1 < characters.count {
-                name.append(characters[index + 1])
+                let escaped = characters[index + 1]
+                name.append(escaped)
+                if "[]\\".contains(escaped) { pathName.append("\\") }
+                pathName.append(escaped)
                 index += 2
                 continue
             }
@@ -50,7 +57,8 @@ enum RequestItem: Equatable, Sendable {
                     throw UsageError("request item \"\(argument)\" has no name before \"\(separator.text)\"")
                 }
                 let value = String(characters[(index + separator.text.count)...])
-                let item = separator.make(name, value)
+                var item = separator.make(name, value)
+                if item.isDataField { item = separator.make(pathName, value) }
                 if case .header(let headerName, _) = item, headerName.contains(" ") {
                     throw UsageError("request item \"\(argument)\": a header name cannot contain spaces")
                 }
@@ -58,6 +66,7 @@ enum RequestItem: Equatable, Sendable {
                 return
             }
             name.append(character)
+            pathName.append(character)
             index += 1
         }
         throw UsageError(
@@ -71,6 +80,30 @@ enum RequestItem: Equatable, Sendable {
             let text = Array(separator.text)
             return index + text.count <= characters.count && Array(characters[index..<(index + text.count)]) == text
         }
+    }
+
+    /// Whether the item is a data field (`=`, `:=`, `=@`, `:=@`), whose name may be a ``NestedJSON`` path.
+    var isDataField: Bool {
+        switch self {
+        case .field, .fieldFromFile, .rawJSON, .rawJSONFromFile: return true
+        case .header, .query, .file: return false
+        }
+    }
+
+    /// A data field's name as a form or multipart name: `\[`, `\]` and `\\` without their escaping backslash.
+    static func literalName(_ name: String) -> String {
+        var literal = ""
+        var escaping = false
+        for character in name {
+            if !escaping, character == "\\" {
+                escaping = true
+                continue
+            }
+            if escaping, !"[]\\".contains(character) { literal.append("\\") }
+            literal.append(character)
+            escaping = false
+        }
+        return escaping ? literal + "\\" : literal
     }
 
     /// Whether the item puts something in the body.

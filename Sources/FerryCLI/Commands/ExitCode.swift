@@ -1,26 +1,37 @@
 import Ferry
 
-/// `ferry`'s exit codes, one per kind of outcome so that scripts can tell them apart.
+/// `ferry`'s exit codes, the ones httpie uses where httpie has one, so that scripts written for either work.
 ///
 /// | code | meaning |
 /// |---|---|
-/// | 0 | the exchange completed (any status, unless `--check-status` or `-o`) |
-/// | 1 | another failure: a local file could not be written, the body was too large, … |
-/// | 2 | usage: the command line is wrong (unknown option, bad item, bad URL, unreadable file) |
-/// | 3 | network: no connection, connection lost or refused, invalid response, TLS failure |
-/// | 4 | timeout: `--timeout` (idle) or `--max-time` (total) ran out |
-/// | 5 | too many redirects (`--max-redirects`) |
-/// | 13, 14, 15 | with `--check-status` (always with `-o`): the answer was 3xx, 4xx or 5xx |
-enum ExitCode: Int32, Sendable {
-    case success = 0
-    case failure = 1
-    case usage = 2
-    case network = 3
-    case timeout = 4
-    case tooManyRedirects = 5
-    case redirection = 13
-    case clientError = 14
-    case serverError = 15
+/// | 0 | the exchange completed (any status, unless `--check-status` or a download) |
+/// | 1 | another failure: no connection, connection lost, a file that could not be written, … |
+/// | 2 | usage (the command line is wrong), or a timeout (`--timeout`, `--max-time`) |
+/// | 3, 4, 5 | with `--check-status` (always when downloading): the answer was 3xx (not followed), 4xx or 5xx |
+/// | 6 | too many redirects (`--max-redirects`) |
+enum ExitCode: Sendable, Equatable {
+    case success
+    case failure
+    case usage
+    case network
+    case timeout
+    case redirection
+    case clientError
+    case serverError
+    case tooManyRedirects
+
+    /// The process's exit status.
+    var rawValue: Int32 {
+        switch self {
+        case .success: 0
+        case .failure, .network: 1
+        case .usage, .timeout: 2
+        case .redirection: 3
+        case .clientError: 4
+        case .serverError: 5
+        case .tooManyRedirects: 6
+        }
+    }
 
     /// The status for an error Ferry threw.
     init(_ error: FerryError) {
@@ -34,7 +45,7 @@ enum ExitCode: Int32, Sendable {
         }
     }
 
-    /// 13, 14 or 15 for a 3xx, 4xx or 5xx answer; `nil` for any other.
+    /// ``redirection``, ``clientError`` or ``serverError`` for a 3xx, 4xx or 5xx answer; `nil` for any other.
     init?(status code: Int) {
         switch code {
         case 300..<400: self = .redirection

@@ -8,13 +8,16 @@ struct FetchCommand {
     func run() async -> ExitCode {
         let layout = invocation.layout
         let request = invocation.plan.request()
-        layout.printRequest(invocation.plan, body: request.body)
+        layout.printRequest(
+            invocation.plan, body: request.body,
+            cookies: invocation.cookieJar?.cookies(for: invocation.plan.url) ?? [])
         let session = invocation.makeSession()
         let response = await session.request(request).response
         await session.shutdown()
         if let head = response.response {
             layout.printResponseHead(head)
             layout.printResponseBody(response.data ?? Data(), head: head)
+            layout.printMetadata(response.timeline)
         }
         layout.printTimeline(response.timeline, metrics: response.metrics)
         if let error = response.error { return invocation.fail(error) }

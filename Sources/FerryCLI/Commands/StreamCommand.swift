@@ -40,6 +40,7 @@ struct StreamCommand {
         }
         let response = await task.response
         layout.printTimeline(response.timeline, metrics: response.metrics)
+        layout.printMetadata(response.timeline)
         layout.note(invocation.summary(bytes: response.metrics.bytesReceived, timeline: response.timeline))
         return invocation.checkStatus(head)
     }

@@ -29,6 +29,9 @@ enum CurlCommand {
         if let output = options.output {
             words += ["-o", output]
             if options.continues { words += ["-C", "-"] }
+        } else if options.downloads {
+            // `-d`: named by Content-Disposition, else by the URL.
+            words += ["-O", "-J"]
         }
         words.append(plan.url.absoluteString)
         return words.map(quoted).joined(separator: " ")
@@ -62,7 +65,7 @@ enum CurlCommand {
         }
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 

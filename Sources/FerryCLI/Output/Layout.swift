@@ -29,15 +29,34 @@ struct Layout {
         options.isQuiet || options.print != nil ? nil : console.err
     }
 
-    /// Prints the request's head and body as selected.
-    func printRequest(_ plan: RequestPlan, body: RequestBody?) {
-        guard let stream = headStream else { return }
-        if selection.requestHeaders {
-            stream.write(HeadFormatter.request(plan, headers: plan.headersAsSent(body), on: stream))
+    /// Prints the request's head (as ``RequestPlan/headersAsSent(_:download:cookies:)`` has it) and body as
+    /// selected; with `offline`, on standard output, and both unless `--print` says otherwise.
+    func printRequest(
+        _ plan: RequestPlan, body: RequestBody?, download: Bool = false, cookies: [Cookie] = [],
+        offline: Bool = false
+    ) {
+        let chosen =
+            offline
+            ? options.print
+                ?? PrintSelection(requestHeaders: true, requestBody: true, responseHeaders: false, responseBody: false)
+            : selection
+        guard let stream = offline ? console.out : headStream else { return }
+        if chosen.requestHeaders {
+            let headers = plan.headersAsSent(body, download: download, cookies: cookies)
+            stream.write(HeadFormatter.request(plan, headers: headers, on: stream))
         }
-        if selection.requestBody, let text = Self.describe(plan.body, on: stream) {
+        if chosen.requestBody, let text = Self.describe(plan.body, on: stream) {
             stream.write(text + "\n")
         }
+    }
+
+    /// `--print m`: the elapsed time, as httpie's metadata has it.
+    func printMetadata(_ timeline: Timeline) {
+        guard selection.metadata, let stream = headStream else { return }
+        let seconds =
+            Double(timeline.requestDuration.components.seconds)
+            + Double(timeline.requestDuration.components.attoseconds) / 1e18
+        stream.write("Elapsed time: \(String(format: "%.3f", seconds))s\n")
     }
 
     /// Prints the response head as selected.
@@ -80,6 +99,8 @@ struct Layout {
         case .none:
             return nil
         case .json(let data):
+            // As sent on a pipe; pretty-printed (members by key) for a person on a terminal.
+            guard stream.isTerminal else { return String(decoding: data, as: UTF8.self) }
             return BodyFormatter.format(data, contentType: "application/json", on: stream)
         case .form(let pairs):
             var components = URLComponents()

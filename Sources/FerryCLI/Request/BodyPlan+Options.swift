@@ -2,12 +2,16 @@ import Ferry
 import Foundation
 
 extension BodyPlan {
-    /// The body the options describe: `-d`/`--json`, or the body items as JSON (default), a form (`--form`) or
-    /// multipart (`--multipart`, `-F`, or any `name@file` item).
+    /// The body the options describe: `--raw`, or the body items as JSON (default, nested paths allowed), a form
+    /// (`--form`) or multipart (`--multipart`, or any `name@file` item).
     /// - Throws: ``UsageError`` for an unreadable file or invalid JSON.
     init(options: Options, readStandardInput: () -> Data) throws(UsageError) {
         if let raw = options.rawBody {
-            self = try Self.raw(raw, readStandardInput: readStandardInput)
+            self = try Self.raw(raw, json: options.isJSON, readStandardInput: readStandardInput)
+            // `-f --raw 'a=1&b=2'`: the text is the form, as in httpie.
+            if options.isForm, case .data(let data, _) = self {
+                self = .data(data, contentType: "application/x-www-form-urlencoded; charset=utf-8")
+            }
             return
         }
         let items = options.items.filter(\.isBodyItem)
@@ -28,35 +32,32 @@ extension BodyPlan {
         }
     }
 
-    private static func raw(_ raw: Options.RawBody, readStandardInput: () -> Data) throws(UsageError) -> BodyPlan {
+    /// `--raw`: with `-j`, or when the text parses as JSON, sent as `application/json`.
+    private static func raw(
+        _ raw: Options.RawBody, json: Bool, readStandardInput: () -> Data
+    ) throws(UsageError) -> BodyPlan {
         switch raw {
         case .text(let text):
-            let isJSON = (try? JSON(parsing: text)) != nil
+            let isJSON = json || (try? JSON(parsing: text)) != nil
             return .data(Data(text.utf8), contentType: isJSON ? "application/json" : "text/plain; charset=utf-8")
-        case .json(let text):
-            do {
-                _ = try JSON(parsing: text)
-            } catch {
-                throw UsageError("--json text is not valid JSON: \(error)")
-            }
-            return .json(Data(text.utf8))
         case .standardInput:
             let data = readStandardInput()
-            let isJSON = (try? JSON(parsing: data)) != nil
+            let isJSON = json || (try? JSON(parsing: data)) != nil
             return .data(data, contentType: isJSON ? "application/json" : "application/octet-stream")
         case .file(let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw UsageError("-d @\(path): no readable file there")
+                throw UsageError("--raw @\(path): no readable file there")
             }
-            let isJSON = path.lowercased().hasSuffix(".json")
+            let isJSON = json || path.lowercased().hasSuffix(".json")
             return .file(path: path, contentType: isJSON ? "application/json" : "application/octet-stream")
         }
     }
 
     private static func part(_ item: RequestItem) throws(UsageError) -> Part {
         switch item {
-        case .field(let name, let value): return .text(name: name, value: value)
-        case .fieldFromFile(let name, let path): return .text(name: name, value: try text(of: path))
+        case .field(let name, let value): return .text(name: RequestItem.literalName(name), value: value)
+        case .fieldFromFile(let name, let path):
+            return .text(name: RequestItem.literalName(name), value: try text(of: path))
         case .file(let name, let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw UsageError("\(name)@\(path): no readable file there")
@@ -68,33 +69,32 @@ extension BodyPlan {
 
     private static func pair(_ item: RequestItem) throws(UsageError) -> Pair {
         switch item {
-        case .field(let name, let value): return Pair(name: name, value: value)
-        case .fieldFromFile(let name, let path): return Pair(name: name, value: try text(of: path))
-        default: throw UsageError("raw JSON fields (name:=json) cannot be sent as a form; drop --form")
+        case .field(let name, let value): return Pair(name: RequestItem.literalName(name), value: value)
+        case .fieldFromFile(let name, let path):
+            return Pair(name: RequestItem.literalName(name), value: try text(of: path))
+        default: throw UsageError("raw JSON fields (name:=json) cannot be sent as a form; drop -f/--form")
         }
     }
 
-    /// `{"name":"value","n":1}` with the members in the order typed (`JSON` itself does not keep order).
+    /// The JSON body, members in the order typed (`JSON` itself does not keep order), nested paths resolved
+    /// (``NestedJSON``).
     private static func jsonObject(_ items: [RequestItem]) throws(UsageError) -> Data {
-        var members: [String] = []
+        var body = NestedJSON()
         for item in items {
-            let name: String
-            let value: JSON
             switch item {
             case .field(let field, let text):
-                (name, value) = (field, .string(text))
+                try body.set(field, to: .string(text))
             case .fieldFromFile(let field, let path):
-                (name, value) = (field, .string(try text(of: path)))
+                try body.set(field, to: .string(try text(of: path)))
             case .rawJSON(let field, let text):
-                (name, value) = (field, try parsed(text, item: "\(field):=\(text)"))
+                try body.set(field, to: try parsed(text, item: "\(field):=\(text)"))
             case .rawJSONFromFile(let field, let path):
-                (name, value) = (field, try parsed(try text(of: path), item: "\(field):=@\(path)"))
+                try body.set(field, to: try parsed(try text(of: path), item: "\(field):=@\(path)"))
             default:
                 continue
             }
-            members.append("\(JSON.string(name).description):\(value.description)")
         }
-        return Data("{\(members.joined(separator: ","))}".utf8)
+        return Data(body.encoded.utf8)
     }
 
     private static func parsed(_ text: String, item: String) throws(UsageError) -> JSON {

@@ -11,15 +11,15 @@ enum BodyPlan: Equatable, Sendable {
     }
 
     case none
-    /// A JSON object built from fields, or `--json` text; the bytes to send.
+    /// A JSON object (or array) built from data items; the bytes to send.
     case json(Data)
     /// `name=value` pairs, urlencoded.
     case form([Pair])
     /// Multipart parts.
     case multipart([Part])
-    /// `-d text` or `-d @-`: bytes with a content type.
+    /// `--raw text` or `--raw @-`: bytes with a content type.
     case data(Data, contentType: String)
-    /// `-d @path`: a file sent as it is read.
+    /// `--raw @path`: a file sent as it is read.
     case file(path: String, contentType: String)
 
     /// A form pair (tuples are not `Equatable`).

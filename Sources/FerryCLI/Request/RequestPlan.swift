@@ -19,10 +19,13 @@ struct RequestPlan: Sendable {
     /// Resolves the options.
     /// - Parameters:
     ///   - options: The parsed command line.
-    ///   - readStandardInput: Reads all of standard input, for `-d @-`.
-    /// - Throws: ``UsageError`` for a bad URL, unreadable files or invalid JSON.
+    ///   - readStandardInput: Reads all of standard input, for `--raw @-`.
+    ///   - sessionHeaders: The headers a `--session` file keeps, sent unless the command line says otherwise.
+    ///   - password: Asks for the password of `-a USER` (no colon); `nil` when there is no terminal to ask on.
+    /// - Throws: ``UsageError`` for a bad URL, unreadable files, invalid JSON or unusable credentials.
     init(
-        options: Options, readStandardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+        options: Options, readStandardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+        sessionHeaders: HTTPHeaders = [:], password: (String) -> String? = { _ in nil }
     )
         throws(UsageError)
     {
@@ -30,6 +33,11 @@ struct RequestPlan: Sendable {
         body = try BodyPlan(options: options, readStandardInput: readStandardInput)
         method = HTTPMethod(rawValue: options.method ?? (body.isEmpty ? "GET" : "POST"))
         headers = Self.defaultHeaders(for: options, body: body)
+        for header in sessionHeaders { headers.update(name: header.name, value: header.value) }
+        if let auth = options.auth {
+            headers.update(
+                name: "Authorization", value: try Self.authorization(auth, type: options.authType, password: password))
+        }
         var query: [URLQueryItem] = []
         for item in options.items {
             switch item {
@@ -53,16 +61,57 @@ struct RequestPlan: Sendable {
         redirectLimit = options.follows ? options.maxRedirects : nil
     }
 
-    private static func defaultHeaders(for options: Options, body: BodyPlan) -> HTTPHeaders {
+    /// The `Authorization` value of `-a`, made by the library's ``AuthenticationCredential``.
+    static func authorization(
+        _ auth: String, type: Options.AuthType, password: (String) -> String?
+    ) throws(UsageError) -> String {
+        switch type {
+        case .bearer:
+            return AuthenticationCredential.bearer(auth).authorization
+        case .basic:
+            var user = auth
+            var secret: String
+            if let colon = auth.firstIndex(of: ":") {
+                user = String(auth[..<colon])
+                secret = String(auth[auth.index(after: colon)...])
+            } else if let typed = password(auth) {
+                secret = typed
+            } else {
+                throw UsageError(
+                    "-a \(auth) has no password and there is no terminal to ask for it; use -a \(auth):PASSWORD")
+            }
+            do {
+                return try AuthenticationCredential.basic(username: user, password: secret).authorization
+            } catch {
+                throw UsageError("-a/--auth: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// What `ferry` sends unless told otherwise: `User-Agent`, `Accept` and, except for downloads, `Accept-Encoding`.
+    static func defaultHeaders(for options: Options, body: BodyPlan) -> HTTPHeaders {
         var headers: HTTPHeaders = ["User-Agent": userAgent]
         if case .json = body {
+            headers.add(name: "Accept", value: "application/json, */*;q=0.5")
+        } else if options.isJSON {
             headers.add(name: "Accept", value: "application/json, */*;q=0.5")
         } else {
             headers.add(name: "Accept", value: "*/*")
         }
         // A download asks for the bytes as stored (Ferry's default for downloads), so that it can be resumed.
-        if options.output == nil { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        if !options.savesToFile { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         return headers
+    }
+
+    /// The headers a `--session` keeps: the plan's, without the defaults `ferry` adds anyway (so that a later run
+    /// still chooses its own `Accept`).
+    func sessionHeaders(for options: Options) -> HTTPHeaders {
+        let defaults = Self.defaultHeaders(for: options, body: body)
+        var kept = HTTPHeaders()
+        for header in headers where defaults.values(for: header.name) != [header.value] {
+            kept.add(name: header.name, value: header.value)
+        }
+        return kept
     }
 
     /// The request to send.
@@ -74,19 +123,29 @@ struct RequestPlan: Sendable {
         return request
     }
 
-    /// The headers as they go out: with the body's `Content-Type` and `Content-Length` and the `Host`, for `-v`.
-    func headersAsSent(_ body: RequestBody?) -> HTTPHeaders {
+    /// The headers as they go out, in the order they are handed over: `Host`, the plan's own, then what Ferry adds
+    /// when it prepares the request (the body's `Content-Type`, `Accept-Encoding: identity` for a download, the
+    /// cookie jar's `Cookie`), then what the transport adds (`Content-Length`; on Linux, FoundationNetworking's
+    /// `Connection` and `Accept-Language`). For `-v` and `--offline`.
+    func headersAsSent(_ body: RequestBody?, download: Bool = false, cookies: [Cookie] = []) -> HTTPHeaders {
         var shown = HTTPHeaders()
         let port = url.port.map { ":\($0)" } ?? ""
         shown.add(name: "Host", value: (url.host ?? "") + port)
         for header in headers { shown.add(name: header.name, value: header.value) }
-        if let body {
-            if !shown.contains("Content-Type"), let type = body.contentType {
-                shown.add(name: "Content-Type", value: type)
-            }
-            if !shown.contains("Content-Length"), let count = body.count {
-                shown.add(name: "Content-Length", value: String(count))
-            }
+        if let body, !shown.contains("Content-Type"), let type = body.contentType {
+            shown.add(name: "Content-Type", value: type)
+        }
+        if download, !shown.contains("Accept-Encoding") { shown.add(name: "Accept-Encoding", value: "identity") }
+        if !cookies.isEmpty {
+            let pairs = shown.values(for: "Cookie") + cookies.map { "\($0.name)=\($0.value)" }
+            shown.update(name: "Cookie", value: pairs.joined(separator: "; "))
+        }
+        #if canImport(FoundationNetworking)
+        if !shown.contains("Connection") { shown.add(name: "Connection", value: "keep-alive") }
+        if !shown.contains("Accept-Language") { shown.add(name: "Accept-Language", value: "en") }
+        #endif
+        if let body, !shown.contains("Content-Length"), let count = body.count {
+            shown.add(name: "Content-Length", value: String(count))
         }
         return shown
     }

@@ -53,7 +53,7 @@ struct CLIFormattingTests {
     @Test("--curl quotes for the shell and carries the body, redirects and timeouts")
     func curl() throws {
         let options = try CommandLineParser.parse(
-            ["PUT", "example.com/x", "name=it's", "n:=1", "X-A:1", "-L", "--max-redirects", "4", "--max-time", "2.5"])
+            ["PUT", "example.com/x", "name=it's", "n:=1", "X-A:1", "-F", "--max-redirects", "4", "--max-time", "2.5"])
         let plan = try RequestPlan(options: options)
         #expect(
             CurlCommand.make(plan, options: options)
@@ -65,17 +65,26 @@ struct CLIFormattingTests {
             CurlCommand.make(try RequestPlan(options: download), options: download)
                 == "curl -H 'Accept: */*' --connect-timeout 3 --speed-limit 1 --speed-time 3 -o f -C - "
                 + "http://localhost:8/f")
+        let named = try CommandLineParser.parse(["-d", ":8/f"])
+        #expect(
+            CurlCommand.make(try RequestPlan(options: named), options: named)
+                == "curl -H 'Accept: */*' -O -J http://localhost:8/f")
     }
 
-    @Test("exit statuses are distinct")
+    @Test("exit statuses are httpie's: 1 failure, 2 usage and timeout, 3/4/5 status classes, 6 redirects")
     func exitStatuses() {
-        let all: [ExitCode] = [
-            .success, .failure, .usage, .network, .timeout, .tooManyRedirects, .redirection, .clientError, .serverError,
+        let expected: [(ExitCode, Int32)] = [
+            (.success, 0), (.failure, 1), (.network, 1), (.usage, 2), (.timeout, 2), (.redirection, 3),
+            (.clientError, 4), (.serverError, 5), (.tooManyRedirects, 6),
         ]
-        #expect(Set(all.map(\.rawValue)).count == all.count)
+        for (code, status) in expected { #expect(code.rawValue == status, "\(code)") }
         #expect(ExitCode(FerryError(.timedOut(.idle))) == .timeout)
+        #expect(ExitCode(FerryError(.timedOut(.total))) == .timeout)
+        #expect(ExitCode(FerryError(.tooManyRedirects(limit: 3))) == .tooManyRedirects)
         #expect(ExitCode(FerryError(.transport(.cannotConnect))) == .network)
+        #expect(ExitCode(FerryError(.unacceptableStatus(404))) == .clientError)
         #expect(ExitCode(status: 302) == .redirection)
+        #expect(ExitCode(status: 503) == .serverError)
         #expect(ExitCode(status: 200) == nil)
     }
 }

@@ -22,7 +22,7 @@ struct CommandLineParserTests {
     @Test("options go anywhere; values attached, after =, or next; flags combine")
     func optionForms() throws {
         let options = try CommandLineParser.parse(
-            [":1/x", "-vL", "-XPATCH", "--output=f.bin", "--timeout", "1.5", "-p", "hb", "q==1"])
+            [":1/x", "-vF", "-XPATCH", "--output=f.bin", "--timeout", "1.5", "-p", "hb", "q==1"])
         #expect(options.isVerbose)
         #expect(options.follows)
         #expect(options.method == "PATCH")
@@ -34,14 +34,14 @@ struct CommandLineParserTests {
         #expect(options.items == [.query(name: "q", value: "1")])
     }
 
-    @Test("-d reads text, a file or standard input; -F makes multipart; -H makes a header item")
+    @Test("--raw reads text, a file or standard input; --multipart with items; -H makes a header item")
     func bodies() throws {
-        #expect(try CommandLineParser.parse(["-d", "hi", "u"]).rawBody == .text("hi"))
-        #expect(try CommandLineParser.parse(["-d", "@body.json", "u"]).rawBody == .file("body.json"))
-        #expect(try CommandLineParser.parse(["-d", "@-", "u"]).rawBody == .standardInput)
-        let form = try CommandLineParser.parse(["-F", "photo@cat.jpg", "-H", "X-A: 1", "u"])
+        #expect(try CommandLineParser.parse(["--raw", "hi", "u"]).rawBody == .text("hi"))
+        #expect(try CommandLineParser.parse(["--raw", "@body.json", "u"]).rawBody == .file("body.json"))
+        #expect(try CommandLineParser.parse(["--raw=@-", "u"]).rawBody == .standardInput)
+        let form = try CommandLineParser.parse(["--multipart", "u", "photo@cat.jpg", "-H", "X-A: 1"])
         #expect(form.isMultipart)
-        #expect(form.items == [.file(name: "photo", path: "cat.jpg"), .header(name: "X-A", value: " 1")])
+        #expect(form.items == [.header(name: "X-A", value: " 1"), .file(name: "photo", path: "cat.jpg")])
     }
 
     @Test("-- ends the options")
@@ -61,10 +61,21 @@ struct CommandLineParserTests {
             (["--max-redirects", "-1", "u"], "--max-redirects takes a whole number"),
             (["-p", "hx", "u"], "--print takes H"),
             (["u", "example.com/other"], "looks like a second URL"),
-            (["-d", "x", "u", "a=1"], "cannot be combined"),
+            (["--raw", "x", "u", "a=1"], "cannot be combined"),
             (["-f", "u", "n:=1"], "cannot be sent as a form"),
+            (["--multipart", "u", "n:=1"], "cannot be sent as a form"),
+            (["-j", "-f", "u"], "-j/--json and -f/--form"),
             (["--continue", "u"], "needs -o FILE"),
-            (["-S", "-o", "f", "u"], "cannot be combined with -o"),
+            (["-c", "-d", "u"], "needs -o FILE"),
+            (["-S", "-o", "f", "u"], "cannot be combined with -d or -o"),
+            (["-S", "-d", "u"], "cannot be combined with -d or -o"),
+            (["-A", "digest", "-a", "x", "u"], "-A/--auth-type takes basic or bearer"),
+            (["-A", "bearer", "u"], "-A bearer needs the token"),
+            (["--completions", "tcsh"], "--completions takes bash, zsh or fish"),
+            (["--session=", "u"], "--session takes a name or a path"),
+            (["-p", "x", "u"], "m (metadata)"),
+            (["demo", "-v"], "ferry demo takes only --help"),
+            (["-h"], "-h is --headers, as in httpie; help is --help"),
             (["-X", "PUT", "POST", "u"], "two methods given"),
             (["--stream=yes", "u"], "--stream takes no value"),
         ])
@@ -76,12 +87,48 @@ struct CommandLineParserTests {
         }
     }
 
-    @Test("demo, --help and --version need no URL")
+    @Test("demo, demo --help, --help, --version and --completions need no URL")
     func commands() throws {
         #expect(try CommandLineParser.parse(["demo"]).isDemo)
+        let demoHelp = try CommandLineParser.parse(["demo", "--help"])
+        #expect(demoHelp.isDemo && demoHelp.showsHelp)
         #expect(try CommandLineParser.parse(["--help"]).showsHelp)
-        #expect(try CommandLineParser.parse(["-h"]).showsHelp)
         #expect(try CommandLineParser.parse(["--version"]).showsVersion)
+        #expect(try CommandLineParser.parse(["--completions", "fish"]).completions == .fish)
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["demo", "x"]) }
+    }
+
+    @Test("httpie's flags with httpie's meanings")
+    func httpieFlags() throws {
+        let options = try CommandLineParser.parse(["-d", "-F", "-j", "-q", "--offline", "--check-status", "u"])
+        #expect(options.downloads && options.savesToFile)
+        #expect(options.follows)
+        #expect(options.isJSON)
+        #expect(options.isQuiet)
+        #expect(options.isOffline)
+        #expect(options.checksStatus)
+        #expect(options.output == nil)
+        let h = PrintSelection(requestHeaders: false, requestBody: false, responseHeaders: true, responseBody: false)
+        #expect(try CommandLineParser.parse(["-h", "u"]).print == h)
+        let b = PrintSelection(requestHeaders: false, requestBody: false, responseHeaders: false, responseBody: true)
+        #expect(try CommandLineParser.parse(["-b", "u"]).print == b)
+        #expect(try CommandLineParser.parse(["-m", "u"]).print?.metadata == true)
+        #expect(try CommandLineParser.parse(["--print=HBhbm", "u"]).print?.metadata == true)
+        let auth = try CommandLineParser.parse(["-A", "bearer", "-a", "T0K", "u"])
+        #expect(auth.auth == "T0K" && auth.authType == .bearer)
+        #expect(try CommandLineParser.parse(["-a", "ada:pw", "u"]).authType == .basic)
+        #expect(try CommandLineParser.parse(["--session", "work", "u"]).session == "work")
+        let readOnly = try CommandLineParser.parse(["--session-read-only", "work", "-I", "u"])
+        #expect(readOnly.session == "work" && readOnly.sessionIsReadOnly)
+        let redirects = try CommandLineParser.parse(["--max-redirects", "2", "u"])
+        #expect(redirects.follows && redirects.maxRedirects == 2)
+        #expect(try CommandLineParser.parse(["-d", "-o", "f", "-c", "u"]).continues)
+    }
+
+    @Test("the old curl-style meanings are gone: -L, --data and --field are unknown, --json takes no value")
+    func removedFlags() {
+        for arguments in [["-L", "u"], ["--data", "x", "u"], ["--field", "a=1", "u"], ["--json=x", "u"]] {
+            #expect(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
+        }
     }
 }

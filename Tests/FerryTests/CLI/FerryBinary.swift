@@ -29,11 +29,15 @@ enum FerryBinary {
     ///   - arguments: The arguments.
     ///   - stdin: What standard input holds; empty by default.
     ///   - directory: The working directory.
-    static func run(_ arguments: [String], stdin: Data = Data(), in directory: URL? = nil) async throws -> Run {
+    ///   - environment: Variables set on top of this process's environment.
+    static func run(
+        _ arguments: [String], stdin: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> Run {
         try await onThread {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             if let directory { process.currentDirectoryURL = directory }
             let input = Pipe()
             let output = Pipe()
@@ -52,9 +56,13 @@ enum FerryBinary {
     }
 
     /// Runs `ferry` with standard error on a pseudo-terminal (standard output stays a pipe), as in
-    /// `ferry -o file URL` typed in a terminal. `stderr` holds what the terminal received.
+    /// `ferry -o file URL` typed in a terminal. `stderr` holds what the terminal received. The environment is this
+    /// process's with a colour terminal's `TERM` and without `NO_COLOR`, as in an interactive shell.
     static func runWithTerminalStderr(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
         try await onThread {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TERM"] = "xterm-256color"
+            environment["NO_COLOR"] = nil
             let master = PseudoTerminal.open(O_RDWR | O_NOCTTY)
             guard master >= 0, PseudoTerminal.grant(master) == 0, PseudoTerminal.unlock(master) == 0,
                 let name = PseudoTerminal.name(master)
@@ -67,6 +75,7 @@ enum FerryBinary {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
+            process.environment = environment
             if let directory { process.currentDirectoryURL = directory }
             let output = Pipe()
             process.standardInput = FileHandle.nullDevice
@@ -84,6 +93,69 @@ enum FerryBinary {
             }
             process.waitUntilExit()
             return Run(status: process.terminationStatus, stdout: collected(), stderr: terminal)
+        }
+    }
+
+    /// Runs `ferry` with standard input and standard error on a pseudo-terminal (standard output stays a pipe), and
+    /// types `reply` once the terminal shows `prompt`: a user answering a question. `stderr` holds what the terminal
+    /// showed.
+    static func runAnsweringOnTerminal(_ arguments: [String], prompt: String, reply: String) async throws -> Run {
+        try await onThread {
+            let master = PseudoTerminal.open(O_RDWR | O_NOCTTY)
+            guard master >= 0, PseudoTerminal.grant(master) == 0, PseudoTerminal.unlock(master) == 0,
+                let name = PseudoTerminal.name(master)
+            else {
+                throw POSIXError(.ENODEV)
+            }
+            defer { close(master) }
+            let slave = open(name, O_RDWR | O_NOCTTY)
+            guard slave >= 0 else { throw POSIXError(.ENODEV) }
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let output = Pipe()
+            let terminalHandle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            process.standardInput = terminalHandle
+            process.standardOutput = output
+            process.standardError = terminalHandle
+            try process.run()
+            close(slave)
+            let collected = collect(output.fileHandleForReading)
+            var terminal = Data()
+            var replied = false
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count <= 0 { break }  // EIO once the child has exited
+                terminal.append(contentsOf: buffer[0..<count])
+                if !replied, String(decoding: terminal, as: UTF8.self).contains(prompt) {
+                    let bytes = Array((reply + "\n").utf8)
+                    _ = write(master, bytes, bytes.count)
+                    replied = true
+                }
+            }
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, stdout: collected(), stderr: terminal)
+        }
+    }
+
+    /// Runs another program (a shell, to check a completion script) with pipes for its output, as ``run(_:stdin:in:environment:)``
+    /// runs `ferry`.
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> Run {
+        try await onThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            let output = Pipe()
+            let error = Pipe()
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let collected = collect(output.fileHandleForReading)
+            let errors = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, stdout: collected(), stderr: errors)
         }
     }
 

@@ -63,15 +63,21 @@ struct RequestPlanTests {
         #expect(multipart.request().body?.contentType?.hasPrefix("multipart/form-data; boundary=") == true)
     }
 
-    @Test("-d: text, standard input, a file; a missing file is a usage error")
+    @Test("--raw: text, standard input, a file; -j makes it JSON; a missing file is a usage error")
     func rawBodies() throws {
         #expect(
-            try plan(["-d", #"{"a":1}"#, ":1"]).body == .data(Data(#"{"a":1}"#.utf8), contentType: "application/json"))
-        #expect(try plan(["-d", "hi", ":1"]).body == .data(Data("hi".utf8), contentType: "text/plain; charset=utf-8"))
+            try plan(["--raw", #"{"a":1}"#, ":1"]).body
+                == .data(Data(#"{"a":1}"#.utf8), contentType: "application/json"))
         #expect(
-            try plan(["-d", "@-", ":1"], stdin: Data([0, 1])).body
+            try plan(["--raw", "hi", ":1"]).body == .data(Data("hi".utf8), contentType: "text/plain; charset=utf-8"))
+        #expect(try plan(["-j", "--raw", "hi", ":1"]).body == .data(Data("hi".utf8), contentType: "application/json"))
+        #expect(
+            try plan(["-f", "--raw", "a=1&b=2", ":1"]).body
+                == .data(Data("a=1&b=2".utf8), contentType: "application/x-www-form-urlencoded; charset=utf-8"))
+        #expect(
+            try plan(["--raw", "@-", ":1"], stdin: Data([0, 1])).body
                 == .data(Data([0, 1]), contentType: "application/octet-stream"))
-        #expect(throws: UsageError.self) { try plan(["-d", "@/no/such/file", ":1"]) }
+        #expect(throws: UsageError.self) { try plan(["--raw", "@/no/such/file", ":1"]) }
     }
 
     @Test("an empty header item removes a default header; a method and redirects as asked")
