@@ -33,148 +33,111 @@ enum FerryBinary {
     static func run(
         _ arguments: [String], stdin: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:]
     ) async throws -> Run {
-        try await onThread {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            if let directory { process.currentDirectoryURL = directory }
-            let input = Pipe()
-            let output = Pipe()
-            let error = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            input.fileHandleForWriting.write(stdin)
-            try input.fileHandleForWriting.close()
-            let collected = collect(output.fileHandleForReading)
-            let errors = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: collected(), stderr: errors)
-        }
+        try await runProgram(
+            executable.path, arguments, stdin: stdin, directory: directory,
+            environment: SpawnedProcess.environment(environment))
     }
 
     /// Runs `ferry` with standard error on a pseudo-terminal (standard output stays a pipe), as in
     /// `ferry -o file URL` typed in a terminal. `stderr` holds what the terminal received. The environment is this
     /// process's with a colour terminal's `TERM` and without `NO_COLOR`, as in an interactive shell.
     static func runWithTerminalStderr(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
-        try await onThread {
-            var environment = ProcessInfo.processInfo.environment
-            environment["TERM"] = "xterm-256color"
-            environment["NO_COLOR"] = nil
-            let master = PseudoTerminal.open(O_RDWR | O_NOCTTY)
-            guard master >= 0, PseudoTerminal.grant(master) == 0, PseudoTerminal.unlock(master) == 0,
-                let name = PseudoTerminal.name(master)
-            else {
-                throw POSIXError(.ENODEV)
-            }
-            defer { close(master) }
-            let slave = open(name, O_RDWR | O_NOCTTY)
-            guard slave >= 0 else { throw POSIXError(.ENODEV) }
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = environment
-            if let directory { process.currentDirectoryURL = directory }
-            let output = Pipe()
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-            try process.run()
-            close(slave)
-            let collected = collect(output.fileHandleForReading)
-            var terminal = Data()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(master, &buffer, buffer.count)
-                if count <= 0 { break }  // EIO once the child has exited and the last slave descriptor is closed
-                terminal.append(contentsOf: buffer[0..<count])
-            }
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: collected(), stderr: terminal)
-        }
+        try await onTerminal(
+            arguments, directory: directory, terminalIsStdin: false,
+            environment: SpawnedProcess.environment(["TERM": "xterm-256color", "NO_COLOR": nil])
+        ) { _, _ in nil }
     }
 
     /// Runs `ferry` with standard input and standard error on a pseudo-terminal (standard output stays a pipe), and
     /// types `reply` once the terminal shows `prompt`: a user answering a question. `stderr` holds what the terminal
     /// showed.
     static func runAnsweringOnTerminal(_ arguments: [String], prompt: String, reply: String) async throws -> Run {
+        try await onTerminal(
+            arguments, directory: nil, terminalIsStdin: true, environment: SpawnedProcess.environment()
+        ) { shown, replied in
+            !replied && String(decoding: shown, as: UTF8.self).contains(prompt) ? reply + "\n" : nil
+        }
+    }
+
+    /// Runs another program (a shell, to check a completion script) with pipes for its output, as
+    /// ``run(_:stdin:in:environment:)`` runs `ferry`.
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> Run {
+        try await runProgram(path, arguments, stdin: Data(), directory: nil, environment: SpawnedProcess.environment())
+    }
+
+    /// Runs a program with pipes for its three streams.
+    private static func runProgram(
+        _ path: String, _ arguments: [String], stdin: Data, directory: URL?, environment: [String: String]
+    ) async throws -> Run {
         try await onThread {
-            let master = PseudoTerminal.open(O_RDWR | O_NOCTTY)
+            let input = try SpawnedProcess.pipe()
+            let output = try SpawnedProcess.pipe()
+            let errors = try SpawnedProcess.pipe()
+            let child: SpawnedProcess
+            do {
+                child = try SpawnedProcess.spawn(
+                    path, arguments, environment: environment, directory: directory?.path, stdin: input.read,
+                    stdout: output.write, stderr: errors.write)
+            } catch {
+                for descriptor in [input.read, input.write, output.read, output.write, errors.read, errors.write] {
+                    close(descriptor)
+                }
+                throw error
+            }
+            close(input.read)
+            close(output.write)
+            close(errors.write)
+            let collected = SpawnedProcess.collect(output.read)
+            let collectedErrors = SpawnedProcess.collect(errors.read)
+            let writer = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
+            try? writer.write(contentsOf: stdin)
+            try? writer.close()
+            let exit = child.wait()
+            return Run(status: exit.status, stdout: collected(), stderr: collectedErrors())
+        }
+    }
+
+    /// Runs `ferry` with standard error (and standard input when `terminalIsStdin`) on a pseudo-terminal, reading
+    /// what the terminal shows; `answer` may return text to type, given what was shown and whether it already typed.
+    private static func onTerminal(
+        _ arguments: [String], directory: URL?, terminalIsStdin: Bool, environment: [String: String],
+        answer: @escaping @Sendable (Data, Bool) -> String?
+    ) async throws -> Run {
+        try await onThread {
+            let master = PseudoTerminal.open(O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard master >= 0, PseudoTerminal.grant(master) == 0, PseudoTerminal.unlock(master) == 0,
                 let name = PseudoTerminal.name(master)
             else {
                 throw POSIXError(.ENODEV)
             }
             defer { close(master) }
-            let slave = open(name, O_RDWR | O_NOCTTY)
+            let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard slave >= 0 else { throw POSIXError(.ENODEV) }
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let output = Pipe()
-            let terminalHandle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-            process.standardInput = terminalHandle
-            process.standardOutput = output
-            process.standardError = terminalHandle
-            try process.run()
+            let null = SpawnedProcess.nullDevice()
+            let output = try SpawnedProcess.pipe()
+            let child = try SpawnedProcess.spawn(
+                executable.path, arguments, environment: environment, directory: directory?.path,
+                stdin: terminalIsStdin ? slave : null, stdout: output.write, stderr: slave)
             close(slave)
-            let collected = collect(output.fileHandleForReading)
+            close(null)
+            close(output.write)
+            let collected = SpawnedProcess.collect(output.read)
             var terminal = Data()
             var replied = false
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(master, &buffer, buffer.count)
-                if count <= 0 { break }  // EIO once the child has exited
+                if count <= 0 { break }  // EIO once the child has exited and the last slave descriptor is closed
                 terminal.append(contentsOf: buffer[0..<count])
-                if !replied, String(decoding: terminal, as: UTF8.self).contains(prompt) {
-                    let bytes = Array((reply + "\n").utf8)
+                if let typed = answer(terminal, replied) {
+                    let bytes = Array(typed.utf8)
                     _ = write(master, bytes, bytes.count)
                     replied = true
                 }
             }
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: collected(), stderr: terminal)
+            let exit = child.wait()
+            return Run(status: exit.status, stdout: collected(), stderr: terminal)
         }
-    }
-
-    /// Runs another program (a shell, to check a completion script) with pipes for its output, as ``run(_:stdin:in:environment:)``
-    /// runs `ferry`.
-    static func runTool(_ path: String, _ arguments: [String]) async throws -> Run {
-        try await onThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            let output = Pipe()
-            let error = Pipe()
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let collected = collect(output.fileHandleForReading)
-            let errors = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: collected(), stderr: errors)
-        }
-    }
-
-    /// Reads a handle to its end on another thread; the returned function waits for the bytes.
-    private static func collect(_ handle: FileHandle) -> @Sendable () -> Data {
-        let box = DataBox()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-        return {
-            done.wait()
-            return box.data
-        }
-    }
-
-    private final class DataBox: @unchecked Sendable {
-        var data = Data()  // written before the semaphore is signalled, read after it is waited for
     }
 
     /// Blocking process work runs on a thread of its own, never on Swift's cooperative pool.

@@ -29,34 +29,33 @@ struct ChildProcess {
         matching filter: String, environment extra: [String: String] = [:], timeout: Duration = .seconds(60)
     ) async throws -> Outcome {
         let log = FileManager.default.temporaryDirectory.appending(path: "ferry-probe-\(UUID().uuidString).log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
+        let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
         defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        var environment = ProcessInfo.processInfo.environment
-        environment[probeVariable] = "1"
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        process.standardOutput = handle
-        process.standardError = handle
-        let ended: AsyncStream<Void> = AsyncStream { continuation in
-            process.terminationHandler = { _ in continuation.finish() }
+        let null = SpawnedProcess.nullDevice()
+        let child: SpawnedProcess
+        do {
+            child = try SpawnedProcess.spawn(
+                URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path,
+                ["--testing-library", "swift-testing", "--filter", filter],
+                environment: SpawnedProcess.environment([probeVariable: "1"].merging(extra) { _, new in new }),
+                stdin: null, stdout: descriptor, stderr: descriptor)
+        } catch {
+            close(descriptor)
+            close(null)
+            throw error
         }
-        try process.run()
+        close(descriptor)
+        close(null)
         let watchdog = Task {
             try await Task.sleep(for: timeout)
-            process.terminate()
+            child.terminate()
         }
-        for await _ in ended {}
+        let exit = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: child.wait()) }.start()
+        }
         watchdog.cancel()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Outcome(
-            exited: process.terminationReason == .exit, status: process.terminationStatus, output: output)
+        return Outcome(exited: exit.exited, status: exit.status, output: output)
     }
 }
