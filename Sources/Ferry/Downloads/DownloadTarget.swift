@@ -28,9 +28,7 @@ struct DownloadTarget: Sendable {
         case .file(let url):
             return url
         case .directory(let directory):
-            let name = SuggestedFileName.sanitized(
-                SuggestedFileName.fromContentDisposition(head.headers["Content-Disposition"])
-                    ?? head.url.lastPathComponent)
+            let name = head.suggestedFilename
             let file = directory.appending(path: name, directoryHint: .notDirectory).standardizedFileURL
             guard file.deletingLastPathComponent().path == directory.standardizedFileURL.path else {
                 throw FerryError(.fileSystemFailed("the suggested file name \"\(name)\" leaves \(directory.path)"))

@@ -33,6 +33,15 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The media type of the `Content-Type` header, lowercased and without parameters (`"application/json"`).
     public var mimeType: String? { contentType.map { MediaType(parsing: $0).essence } }
 
+    /// The file name the server suggests, made safe to use inside a directory of your choosing: the
+    /// `Content-Disposition` header's `filename*` (UTF-8) or `filename`, else the URL's last path component, reduced
+    /// to one plain path component (no directories, `.`/`..`, control characters or leading dot, at most 255 UTF-8
+    /// bytes); `download` when nothing usable is left. What ``DownloadTask`` names a file downloaded into a directory.
+    public var suggestedFilename: String {
+        SuggestedFileName.sanitized(
+            SuggestedFileName.fromContentDisposition(headers["Content-Disposition"]) ?? url.lastPathComponent)
+    }
+
     /// The `Content-Length` header, when present and valid: one length, or the same length repeated (`10, 10`).
     /// `nil` when it is absent, and also when it is invalid or conflicting, which ``hasInvalidContentLength`` tells
     /// apart.

@@ -68,5 +68,7 @@ struct SuggestedFileNameTests {
         let file = try target.resolve(for: head)
         #expect(file.lastPathComponent == expected)
         #expect(file.deletingLastPathComponent().path == directory.path)
+        // The public name is the same one: what `ferry -d` and users' own code start from.
+        #expect(head.suggestedFilename == expected)
     }
 }
