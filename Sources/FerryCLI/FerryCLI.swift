@@ -33,7 +33,7 @@ public enum FerryCLI {
         }
         if options.isDemo { return await DemoCommand(console: console).run() }
         let layout = Layout(options: options, console: console)
-        let plan: RequestPlan
+        var plan: RequestPlan
         var session: SessionFile?
         do {
             if let name = options.session {
@@ -60,8 +60,18 @@ public enum FerryCLI {
                 return ExitCode.usage.rawValue
             }
         }
+        let transport: (any Transport)?
+        do {
+            transport = try TransportPlan.transport(for: options)
+        } catch {
+            layout.printError((error as? UsageError)?.description ?? error.localizedDescription)
+            if let hint = TransportPlan.hint(for: error) { layout.note(hint) }
+            return ExitCode.usage.rawValue
+        }
+        if let socket = options.unixSocket { plan.url = TransportPlan.url(plan.url, onSocket: socket) }
         let invocation = Invocation(
-            options: options, plan: plan, layout: layout, cache: cache, cookieJar: session?.makeJar())
+            options: options, plan: plan, layout: layout, cache: cache, cookieJar: session?.makeJar(),
+            transport: transport)
         if options.isOffline {
             invocation.printOffline()
             return ExitCode.success.rawValue

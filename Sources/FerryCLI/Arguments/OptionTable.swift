@@ -95,6 +95,26 @@ extension OptionSpec {
             guard !value.isEmpty else { throw UsageError("--cache takes a directory") }
             options.cacheDirectory = value
         },
+        OptionSpec(nil, "proxy", value: "URL") { options, value in
+            guard !value.isEmpty else {
+                throw UsageError("--proxy takes a URL: http://host:port or socks5://host:port")
+            }
+            options.proxy = value
+        },
+        OptionSpec(nil, "unix-socket", value: "PATH") { options, value in
+            guard !value.isEmpty else { throw UsageError("--unix-socket takes the socket's path") }
+            options.unixSocket = value
+        },
+        OptionSpec(nil, "verify") { options, _ in options.skipsVerification = false },
+        OptionSpec(nil, "no-verify") { options, _ in options.skipsVerification = true },
+        OptionSpec(nil, "cacert", value: "FILE") { options, value in options.caCertificate = value },
+        OptionSpec(nil, "cert", value: "FILE") { options, value in options.clientCertificate = value },
+        OptionSpec(nil, "key", value: "FILE") { options, value in options.clientKey = value },
+        OptionSpec(nil, "pin", value: "sha256/BASE64") { _, _ in
+            throw UsageError(
+                "--pin: public key pinning is not available yet: neither transport shows Ferry the server's "
+                    + "certificates during the handshake; --cacert with your own CA is the closest")
+        },
         OptionSpec(nil, "completions", value: "bash|zsh|fish") { options, value in
             guard let shell = CompletionScript.Shell(rawValue: value) else {
                 throw UsageError("--completions takes bash, zsh or fish, not \"\(value)\"")

@@ -87,6 +87,18 @@ struct Options: Equatable, Sendable {
     var checksStatus = false
     /// `--cache DIR`: an HTTP cache on disk in DIR, kept between runs.
     var cacheDirectory: String?
+    /// `--proxy URL`: an HTTP or SOCKS5 proxy.
+    var proxy: String?
+    /// `--unix-socket PATH`: the request goes to the server on this Unix domain socket.
+    var unixSocket: String?
+    /// `--no-verify`: any certificate is accepted (`--verify`, the default, sets it back).
+    var skipsVerification = false
+    /// `--cacert FILE`: the only certificate authorities trusted (PEM or DER).
+    var caCertificate: String?
+    /// `--cert FILE`: the client certificate chain (PEM), with its key in it unless `--key` is given.
+    var clientCertificate: String?
+    /// `--key FILE`: the client certificate's private key (PEM).
+    var clientKey: String?
 
     /// Whether the body goes to a file: `-d`, or `-o FILE`.
     var savesToFile: Bool { downloads || output != nil }

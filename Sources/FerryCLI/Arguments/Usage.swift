@@ -84,6 +84,16 @@ enum Usage {
                                   printed (or saved with -o) without asking the server, a stale one is
                                   revalidated; the summary says which (not for --stream or a resumed -c)
 
+        Connections (all honoured when ferry is built with the AsyncHTTPClient trait; URLSession refuses the rest):
+              --proxy URL         through an HTTP (http://[user:pass@]host:port) or SOCKS5 (socks5://) proxy;
+                                  without it, http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY as curl reads them
+              --unix-socket PATH  to the server listening on this Unix domain socket
+              --cacert FILE       trust only this CA certificate (PEM or DER)
+              --cert FILE         offer this client certificate (PEM; its key too, unless --key)
+              --key FILE          the client certificate's private key (PEM)
+              --no-verify         accept any certificate (development only);  --verify  check it (the default)
+              --pin sha256/BASE64 public key pinning: not available yet (no engine shows the chain)
+
               --completions bash|zsh|fish   print a shell completion script
               --help             this text;  --version  Ferry's version
 

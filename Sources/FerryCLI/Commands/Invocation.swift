@@ -10,6 +10,8 @@ struct Invocation {
     var cache: HTTPCache? = nil
     /// `--session`'s cookies.
     var cookieJar: CookieJar? = nil
+    /// The transport `--proxy`, `--unix-socket` and the TLS flags ask for; the session's default without them.
+    var transport: (any Transport)? = nil
 
     /// A session that adds nothing to the plan's request (no default headers, no validation: every status is an
     /// answer to print) and whose redirects and timeouts are the request's own, with `--cache`'s cache and
@@ -17,7 +19,8 @@ struct Invocation {
     func makeSession() -> Session {
         Session(
             configuration: .init(
-                headers: [:], redirectPolicy: .never, validation: .none, cookieJar: cookieJar, cache: cache))
+                headers: [:], redirectPolicy: .never, validation: .none, transport: transport, cookieJar: cookieJar,
+                cache: cache))
     }
 
     /// Prints the request as it would go out: what `--offline` does instead of sending it.

@@ -107,7 +107,7 @@ public struct EnvironmentProxySettings: Sendable, Equatable {
 
     // MARK: Parsing
 
-    private static func entry(variable: String, value: String) -> Entry {
+    static func entry(variable: String, value: String) -> Entry {
         let text = value.contains("://") ? value : "http://" + value
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty

@@ -103,6 +103,24 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ProxyPolicy {
+    /// A proxy given as a URL, read as curl reads `--proxy` and `http_proxy`: `http://` (also when no scheme is
+    /// given) with optional `user:password@`, or `socks5://`/`socks5h://`; port 1080 when omitted.
+    /// - Parameter url: The proxy's URL, such as `http://user:secret@proxy.internal:3128`.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` for another scheme, a SOCKS5 URL with
+    ///   credentials, a port out of range or text that is not a URL.
+    public init(url: String) throws(FerryError) {
+        switch EnvironmentProxySettings.entry(variable: "the proxy URL", value: url) {
+        case .server(let server):
+            switch server.kind {
+            case .http: self = .http(host: server.host, port: server.port, credentials: server.credentials)
+            case .socks5: self = .socks5(host: server.host, port: server.port)
+            }
+        case .invalid(_, let value, let why):
+            throw FerryError(
+                .unsupportedSetting(setting: "the proxy \(EnvironmentProxySettings.redacted(value))", remedy: why))
+        }
+    }
+
     /// The proxy for a request to `url` under this policy, or `nil` to connect directly.
     /// - Parameters:
     ///   - url: The request's URL.
