@@ -35,7 +35,7 @@ enum FerryBinary {
     ) async throws -> Run {
         try await runProgram(
             executable.path, arguments, stdin: stdin, directory: directory,
-            environment: SpawnedProcess.environment(environment))
+            environment: childEnvironment(environment.mapValues { Optional($0) }))
     }
 
     /// Runs `ferry` with standard error on a pseudo-terminal (standard output stays a pipe), as in
@@ -44,7 +44,7 @@ enum FerryBinary {
     static func runWithTerminalStderr(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
         try await onTerminal(
             arguments, directory: directory, terminalIsStdin: false,
-            environment: SpawnedProcess.environment(["TERM": "xterm-256color", "NO_COLOR": nil])
+            environment: childEnvironment(["TERM": "xterm-256color", "NO_COLOR": nil])
         ) { _, _ in nil }
     }
 
@@ -53,10 +53,23 @@ enum FerryBinary {
     /// showed.
     static func runAnsweringOnTerminal(_ arguments: [String], prompt: String, reply: String) async throws -> Run {
         try await onTerminal(
-            arguments, directory: nil, terminalIsStdin: true, environment: SpawnedProcess.environment()
+            arguments, directory: nil, terminalIsStdin: true, environment: childEnvironment()
         ) { shown, replied in
             !replied && String(decoding: shown, as: UTF8.self).contains(prompt) ? reply + "\n" : nil
         }
+    }
+
+    /// Where `ferry`'s temporary files go: a directory of their own, so that a download's `.partial` file in a
+    /// child never shows up among the test process's own (the download tests check that they leave none behind).
+    static let temporaryDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "ferry-binary-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }()
+
+    /// This process's environment for a `ferry` child, with `changes` on top and its own `TMPDIR`.
+    private static func childEnvironment(_ changes: [String: String?] = [:]) -> [String: String] {
+        SpawnedProcess.environment(changes.merging(["TMPDIR": temporaryDirectory.path]) { given, _ in given })
     }
 
     /// Runs another program (a shell, to check a completion script) with pipes for its output, as
