@@ -60,6 +60,8 @@ extension URL: URLConvertible {
     /// is the URL's host (`http+unix://%2Fvar%2Frun%2Fdocker.sock/info`). `AsyncHTTPClientTransport` reaches such
     /// URLs; ``URLSessionTransport`` refuses them.
     static func isUnixSocketScheme(_ scheme: String) -> Bool {
+        // Both transports ask on every request: the common schemes answer without a lower-cased copy.
+        if scheme == "http" || scheme == "https" { return false }
         let lowered = scheme.lowercased()
         return lowered == "http+unix" || lowered == "https+unix"
     }

@@ -12,7 +12,7 @@ enum TransportPlan {
     static func transport(for options: Options) throws -> (any Transport)? {
         let proxy = try options.proxy.map { (url: String) throws(FerryError) in try ProxyPolicy(url: url) }
         let tls = try tlsPolicy(for: options)
-        guard proxy != nil || !tls.isDefaultPolicy || options.unixSocket != nil else { return nil }
+        guard proxy != nil || tls != .default || options.unixSocket != nil else { return nil }
         #if AsyncHTTPClient
         return try AsyncHTTPClientTransport(proxy: proxy ?? .environment, tls: tls)
         #else
@@ -71,9 +71,4 @@ enum TransportPlan {
             throw UsageError("\(option) \(path): the file cannot be read")
         }
     }
-}
-
-extension TLSPolicy {
-    /// Whether this is the default policy.
-    fileprivate var isDefaultPolicy: Bool { self == .default }
 }

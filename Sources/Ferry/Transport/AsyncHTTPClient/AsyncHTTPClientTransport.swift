@@ -59,8 +59,12 @@ public final class AsyncHTTPClientTransport: Transport {
     private let isShutDown = Locked(false)
     /// The policy Ferry applies per request; `nil` when the client's own configuration decides.
     let proxy: ProxyPolicy?
-    /// The TLS policy Ferry applies per host; `nil` when the client's own configuration decides.
-    let tls: TLSPolicy?
+    /// The TLS policy whose ``TLSPolicy/perHost`` entries pick a client per host; `nil` when it has none (the
+    /// policy, if any, is ``client``'s own configuration).
+    private let perHostTLS: TLSPolicy?
+    /// Whether a request may need another client than ``client``: a proxy that depends on the URL or is always
+    /// used, or per-host TLS. Decided once, so that a transport without either does no lookup per request.
+    private let choosesClientPerRequest: Bool
     /// The environment's proxy variables, read once, for ``ProxyPolicy/environment``.
     private let environmentProxies: EnvironmentProxySettings
     /// The configuration another client starts from.
@@ -82,8 +86,9 @@ public final class AsyncHTTPClientTransport: Transport {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         ownsClient = true
         proxy = configuration.proxy == nil ? .environment : nil
-        tls = nil
+        perHostTLS = nil
         environmentProxies = configuration.proxy == nil ? EnvironmentProxySettings() : .init(environment: [:])
+        choosesClientPerRequest = environmentProxies.namesAProxy
         self.configuration = configuration
     }
 
@@ -130,10 +135,10 @@ public final class AsyncHTTPClientTransport: Transport {
         var configuration = configuration
         if !tls.isDefault {
             // Every policy is read now, so a certificate that cannot be read fails here, not at a request.
-            for policy in [tls] + tls.perHost.values {
+            configuration.tlsConfiguration = try tls.policy(for: "").nioConfiguration()
+            for policy in tls.perHost.values {
                 _ = try policy.policy(for: "").nioConfiguration()
             }
-            configuration.tlsConfiguration = try tls.policy(for: "").nioConfiguration()
         }
         if let maximum = connections.maximumConnectionsPerHost {
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximum
@@ -147,22 +152,28 @@ public final class AsyncHTTPClientTransport: Transport {
         case .automatic: configuration.httpVersion = .automatic
         case .http1Only: configuration.httpVersion = .http1Only
         }
-        self.init(configuration: configuration, policy: proxy, tls: tls.isDefault ? nil : tls)
+        self.init(configuration: configuration, policy: proxy, perHostTLS: tls.perHost.isEmpty ? nil : tls)
     }
 
     /// A transport with policies, and for ``ProxyPolicy/environment`` the given variables instead of the
-    /// process's (for tests: the environment is the whole process's). `configuration` already holds `tls`'s
-    /// own configuration.
+    /// process's (for tests: the environment is the whole process's). `configuration` already holds the TLS
+    /// policy's own configuration; `perHostTLS` is the policy when it has per-host entries.
     init(
-        configuration: HTTPClient.Configuration, policy: ProxyPolicy, tls: TLSPolicy? = nil,
+        configuration: HTTPClient.Configuration, policy: ProxyPolicy, perHostTLS: TLSPolicy? = nil,
         environment: EnvironmentProxySettings? = nil
     ) {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         ownsClient = true
         proxy = policy
-        self.tls = tls
+        self.perHostTLS = perHostTLS
         environmentProxies =
             policy == .environment ? environment ?? EnvironmentProxySettings() : .init(environment: [:])
+        choosesClientPerRequest =
+            switch policy {
+            case .direct: perHostTLS != nil
+            case .environment: environmentProxies.namesAProxy || perHostTLS != nil
+            case .http, .socks5: true
+            }
         self.configuration = configuration
     }
 
@@ -173,7 +184,8 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = client
         ownsClient = false
         proxy = nil
-        tls = nil
+        perHostTLS = nil
+        choosesClientPerRequest = false
         environmentProxies = .init(environment: [:])
         configuration = AsyncHTTPClientTransport.defaultConfiguration
     }
@@ -190,6 +202,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client for `request`: ``client``, or the one for the proxy the policy names and the TLS policy of the
     /// request's host.
     private func client(for request: Request) throws(FerryError) -> HTTPClient {
+        guard choosesClientPerRequest else { return client }
         var key = ClientKey()
         if let proxy {
             do throws(FerryError) {
@@ -198,25 +211,23 @@ public final class AsyncHTTPClientTransport: Transport {
                 throw FerryError(error.reason, request: request)
             }
         }
-        if let tls, !tls.perHost.isEmpty, let host = request.url.host(percentEncoded: false) {
-            let policy = tls.policy(for: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
-            if policy != tls.policy(for: "") { key.tls = policy }
+        if let perHostTLS, let host = request.url.host(percentEncoded: false) {
+            key.tls = perHostTLS.perHostPolicy(for: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         }
         guard key.proxy != nil || key.tls != nil else { return client }
         let made: HTTPClient = try otherClients.withLock { clients throws(FerryError) in
             if let existing = clients[key] { return existing }
             var configuration = configuration
             if let policy = key.tls { configuration.tlsConfiguration = try policy.nioConfiguration() }
-            switch key.proxy?.kind {
-            case .http?:
-                let server = key.proxy!
-                configuration.proxy = .server(
-                    host: server.host, port: server.port,
-                    authorization: server.credentials.map { .basic(username: $0.username, password: $0.password) })
-            case .socks5?:
-                configuration.proxy = .socksServer(host: key.proxy!.host, port: key.proxy!.port)
-            case nil:
-                break
+            if let server = key.proxy {
+                switch server.kind {
+                case .http:
+                    configuration.proxy = .server(
+                        host: server.host, port: server.port,
+                        authorization: server.credentials.map { .basic(username: $0.username, password: $0.password) })
+                case .socks5:
+                    configuration.proxy = .socksServer(host: server.host, port: server.port)
+                }
             }
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[key] = made

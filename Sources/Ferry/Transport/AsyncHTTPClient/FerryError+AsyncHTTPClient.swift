@@ -51,21 +51,11 @@ extension FerryError {
                 .transport(.invalidResponse), detail: .malformedResponse("its compressed body could not be decoded"),
                 underlyingError: error)
         }
-        if let error = error as? NIOSSLError {
-            return FerryError(
-                .transport(.secureConnectionFailed), detail: .tlsFailed(Self.tlsPhrase(String(describing: error))),
-                underlyingError: error)
-        }
-        if let error = error as? NIOSSLExtraError {
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
             let phrase =
-                error == .failedToValidateHostname
+                (error as? NIOSSLExtraError) == .failedToValidateHostname
                 ? "the server's certificate does not name this host" : Self.tlsPhrase(String(describing: error))
             return FerryError(.transport(.secureConnectionFailed), detail: .tlsFailed(phrase), underlyingError: error)
-        }
-        if let error = error as? BoringSSLError {
-            return FerryError(
-                .transport(.secureConnectionFailed), detail: .tlsFailed(Self.tlsPhrase(String(describing: error))),
-                underlyingError: error)
         }
         if let error = error as? NIOConnectionError {
             // Every address failed; the first one's error says why. No address at all: the name did not resolve.

@@ -86,16 +86,21 @@ public struct TLSPolicy: Sendable, Hashable {
     /// (without its ``perHost``).
     /// - Parameter host: The URL's host, without brackets.
     public func policy(for host: String) -> TLSPolicy {
+        if let entry = perHostPolicy(for: host) { return entry }
         var base = self
         base.perHost = [:]
-        guard !perHost.isEmpty else { return base }
+        return base
+    }
+
+    /// The policy the most specific entry of ``perHost`` gives `host`, or `nil` when none matches.
+    func perHostPolicy(for host: String) -> TLSPolicy? {
+        guard !perHost.isEmpty else { return nil }
         let host = host.lowercased()
         if let exact = perHost.first(where: { $0.key.lowercased() == host }) { return exact.value.policy(for: host) }
         let patterns = perHost.filter { key, _ in
             key.hasPrefix("*.") && host.hasSuffix(key.dropFirst(1).lowercased())
         }
-        guard let best = patterns.max(by: { $0.key.count < $1.key.count }) else { return base }
-        return best.value.policy(for: host)
+        return patterns.max(by: { $0.key.count < $1.key.count })?.value.policy(for: host)
     }
 }
 
