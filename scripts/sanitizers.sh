@@ -34,6 +34,13 @@ swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${traits
 echo "sanitizers.sh: $kind build took $((SECONDS - start)) s"
 bin="$(swift build --sanitize="$kind" --scratch-path "$scratch" "${traits[@]}" --show-bin-path)"
 
+# The sanitizers' pattern matcher reads `$` as "the name ends here", wherever it stands: a mangled Swift name
+# written with its leading `$` matches nothing, and the suppression is silently dead. Refuse such a pattern.
+if grep -nE '^[a-z_]+:.*[$].' scripts/tsan.supp scripts/asan.supp; then
+  echo "sanitizers.sh: a suppression above has a '\$' before its end, so it matches nothing; drop the mangled name's leading '\$'" >&2
+  exit 2
+fi
+
 # Exit code 66 when the runtime reported anything (the run goes on, so that one run shows every report).
 export TSAN_OPTIONS="exitcode=66:halt_on_error=0:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 # LeakSanitizer is off (RELIABILITY.md, "Sanitizers"): Swift keeps enum tags in the spare bits of the pointers it

@@ -589,14 +589,13 @@ struct ErrorMessageTests {
     // MARK: Live
 
     @Test(arguments: TransportKind.allCases) func aRefusedConnectionSaysWhere(transport: TransportKind) async throws {
-        // A loopback port that was just bound and released: nothing listens there.
-        let server = try TestServer()
-        let port = server.port
-        server.shutdown()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let session = Session(transport: transport.makeTransport())
         let thrown = await #expect(throws: FerryError.self) {
             try await session.get("http://127.0.0.1:\(port)/refused").value
         }
+        withExtendedLifetime(refusing) {}
         let failure = try #require(thrown)
         let start = "GET http://127.0.0.1:\(port)/refused failed: could not connect to 127.0.0.1:\(port)"
         switch transport {

@@ -74,12 +74,11 @@ struct LiveFaultTests {
     @Test(arguments: TransportKind.allCases) func refusedConnectionIsCannotConnect(
         transport: TransportKind
     ) async throws {
-        // A port that was just bound and released on loopback: nothing listens there.
-        let server = try TestServer()
-        let port = server.port
-        server.shutdown()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let session = Session(transport: transport.makeTransport())
         let error = await #expect(throws: FerryError.self) { try await session.get("http://127.0.0.1:\(port)/").value }
+        withExtendedLifetime(refusing) {}
         #expect(error?.reason == .transport(.cannotConnect))
     }
 }

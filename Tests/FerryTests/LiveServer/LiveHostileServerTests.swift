@@ -45,15 +45,15 @@ struct LiveHostileServerTests {
 
     @Test(arguments: TransportKind.allCases)
     func aRefusedConnectionFailsFast(transport: TransportKind) async throws {
-        // Given: a loopback port that was just bound and released: nothing listens there.
-        let server = try TestServer()
-        let port = server.port
-        server.shutdown()
+        // Given: a loopback port that refuses connections.
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let session = Session(transport: transport.makeTransport())
 
         // When
         let start = ContinuousClock.now
         let error = await #expect(throws: FerryError.self) { try await session.get("http://127.0.0.1:\(port)/").value }
+        withExtendedLifetime(refusing) {}
         let elapsed = ContinuousClock.now - start
 
         // Then: at once (about 1 ms), not after AsyncHTTPClient's connect retries until its 10 s connect timeout; the
