@@ -22,7 +22,8 @@ extension Session {
         public var validation: Validation
         /// The largest response body, in bytes, that is collected in memory. 1 GiB by default.
         public var maximumBodySize: Int64
-        /// What moves the bytes: ``URLSessionTransport`` by default.
+        /// What moves the bytes: ``makeDefaultTransport()`` by default, which is `AsyncHTTPClientTransport` on Linux
+        /// when the `AsyncHTTPClient` trait is on and ``URLSessionTransport`` otherwise.
         public var transport: any Transport
         /// Adapt every request before each attempt and decide retries, in order, before the request's own
         /// (``Request/interceptors``): a ``RetryPolicy``, an ``AuthenticationInterceptor``, your own. None by default.
@@ -71,7 +72,7 @@ extension Session {
         ///   - redirectPolicy: The redirect policy.
         ///   - validation: The default validation.
         ///   - maximumBodySize: The largest body collected in memory.
-        ///   - transport: The transport; a new ``URLSessionTransport`` when omitted.
+        ///   - transport: The transport; ``makeDefaultTransport()`` when omitted.
         ///   - interceptors: The session's interceptors, in order.
         ///   - eventMonitors: The session's event monitors.
         ///   - cookieJar: The cookie jar, or `nil` (the default) for none.
@@ -97,7 +98,7 @@ extension Session {
             self.redirectPolicy = redirectPolicy
             self.validation = validation
             self.maximumBodySize = maximumBodySize
-            self.transport = transport ?? URLSessionTransport()
+            self.transport = transport ?? Self.makeDefaultTransport()
             self.interceptors = interceptors
             self.eventMonitors = eventMonitors
             self.cookieJar = cookieJar

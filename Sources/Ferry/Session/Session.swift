@@ -25,7 +25,7 @@ public actor Session {
     nonisolated var registry: TransferRegistry { pipeline.registry }
 
     /// Creates a session.
-    /// - Parameter configuration: Defaults and the transport; ``URLSessionTransport`` when omitted.
+    /// - Parameter configuration: Defaults and the transport; ``Configuration/makeDefaultTransport()`` when omitted.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.pipeline = Pipeline(configuration: configuration)

@@ -125,8 +125,8 @@ struct RequestPlan: Sendable {
 
     /// The headers as they go out, in the order they are handed over: `Host`, the plan's own, then what Ferry adds
     /// when it prepares the request (the body's `Content-Type`, `Accept-Encoding: identity` for a download, the
-    /// cookie jar's `Cookie`), then what the transport adds (`Content-Length`; on Linux, FoundationNetworking's
-    /// `Connection` and `Accept-Language`). For `-v` and `--offline`.
+    /// cookie jar's `Cookie`), then what the transport adds (`Content-Length`; on Linux without the `AsyncHTTPClient`
+    /// trait, FoundationNetworking's `Connection` and `Accept-Language`). For `-v` and `--offline`.
     func headersAsSent(_ body: RequestBody?, download: Bool = false, cookies: [Cookie] = []) -> HTTPHeaders {
         var shown = HTTPHeaders()
         let port = url.port.map { ":\($0)" } ?? ""
@@ -140,7 +140,7 @@ struct RequestPlan: Sendable {
             let pairs = shown.values(for: "Cookie") + cookies.map { "\($0.name)=\($0.value)" }
             shown.update(name: "Cookie", value: pairs.joined(separator: "; "))
         }
-        #if canImport(FoundationNetworking)
+        #if canImport(FoundationNetworking) && !AsyncHTTPClient  // with the trait, every ferry request runs on it
         if !shown.contains("Connection") { shown.add(name: "Connection", value: "keep-alive") }
         if !shown.contains("Accept-Language") { shown.add(name: "Accept-Language", value: "en") }
         #endif

@@ -6,6 +6,8 @@ import Foundation
 /// Built with the `AsyncHTTPClient` trait (`swift build --traits AsyncHTTPClient --product ferry`), `ferry` runs such a
 /// request on `AsyncHTTPClientTransport`, which honours all of them; otherwise on URLSession, which refuses what it
 /// cannot do (on Linux: a given proxy, any TLS setting, a Unix socket) before anything is sent.
+/// Without any of these flags the session's default transport runs the request: with the trait, on Linux, that is
+/// AsyncHTTPClient too (`Session.Configuration.makeDefaultTransport()`).
 enum TransportPlan {
     /// The transport for the options, or `nil` when none of its flags was given (the session's default).
     /// - Throws: ``FerryError`` when a flag's value cannot be used or the transport refuses it.
