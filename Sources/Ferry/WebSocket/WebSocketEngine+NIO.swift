@@ -61,21 +61,24 @@ enum WebSocketEngine {
         let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let port = url.port ?? (usesTLS ? 443 : 80)
         let upgrade: Upgrade
+        // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole.
+        let deadline = HandshakeDeadline(timeout: request.idleTimeout)
         do {
             let head = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
             let limit = options.maximumMessageSize
             let future = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(10))
+                .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
                 .connect(host: bareHost, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try configure(
                             channel, head: head, tlsHost: usesTLS ? bareHost : nil, maximumMessageSize: limit,
-                            inbox: inbox)
+                            inbox: inbox, deadline: deadline)
                     }
                 }
             upgrade = try await future.get()
         } catch {
-            throw connectionError(error, request: request)
+            throw deadline.hasExpired
+                ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
         }
         switch upgrade {
         case .refused(let refusal):
@@ -83,7 +86,8 @@ enum WebSocketEngine {
             do {
                 refused = try await refusal.get()
             } catch {
-                throw connectionError(error, request: request)
+                throw deadline.hasExpired
+                    ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
             }
             let head = response(refused.head, url: url)
             cookieJar?.storeCookies(of: head, for: url)
@@ -242,7 +246,7 @@ enum WebSocketEngine {
     /// that collects the response.
     private static func configure(
         _ channel: any Channel, head: HTTPRequestHead, tlsHost: String?, maximumMessageSize: Int,
-        inbox: WebSocketInbox
+        inbox: WebSocketInbox, deadline: HandshakeDeadline
     ) throws -> EventLoopFuture<Upgrade> {
         if let tlsHost {
             let context = try NIOSSLContext(configuration: .makeClientConfiguration())
@@ -273,7 +277,21 @@ enum WebSocketEngine {
             })
         var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration)
         configuration.leftOverBytesStrategy = .forwardBytes
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+        let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+            configuration: configuration)
+        guard let timeout = deadline.timeout else { return upgrade }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            deadline.expire()
+            channel.close(promise: nil)
+        }
+        upgrade.whenComplete { result in
+            if case .success(.refused(let refusal)) = result {
+                refusal.whenComplete { _ in timer.cancel() }
+            } else {
+                timer.cancel()
+            }
+        }
+        return upgrade
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
@@ -299,6 +317,25 @@ enum WebSocketEngine {
             default: .invalidResponse
             }
         return FerryError(.transport(failure), request: request, underlyingError: error)
+    }
+}
+
+/// The time a handshake may take, and whether it ran out (its channel was then closed).
+final class HandshakeDeadline: Sendable {
+    /// The time allowed, or `nil` for no limit.
+    let timeout: Duration?
+    private let expired = Locked(false)
+
+    init(timeout: Duration?) {
+        self.timeout = timeout
+    }
+
+    /// Whether the time ran out.
+    var hasExpired: Bool { expired.withLock { $0 } }
+
+    /// Notes that the time ran out.
+    func expire() {
+        expired.withLock { $0 = true }
     }
 }
 

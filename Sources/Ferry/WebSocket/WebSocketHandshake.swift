@@ -3,8 +3,9 @@ import Foundation
 /// The upgrade request's way through Ferry before an engine connects: the URL mapped and checked, the session's
 /// default headers, its interceptors (an ``AuthenticationInterceptor``'s token, a `traceparent`) and its cookie jar.
 ///
-/// Not yet through the pipeline: redirects (a 3xx is a refused upgrade), retries, timeouts other than the engine's
-/// connect timeout, the limits on requests in flight, `EventMonitor`s, the timeline, logging, metrics and tracing.
+/// The engine bounds the handshake by the request's idle timeout. Not yet through the pipeline: redirects (a 3xx is a
+/// refused upgrade), retries, the total timeout, the limits on requests in flight, `EventMonitor`s, the timeline,
+/// logging, metrics and tracing.
 enum WebSocketHandshake {
     /// `ws` → `http` and `wss` → `https`, so that a WebSocket URL resolves and is checked as any request's URL is.
     /// Other URLs are left as they are.

@@ -209,6 +209,16 @@ struct LiveWebSocketTests {
         #expect(closeCodes == [4001])
     }
 
+    @Test func aServerThatNeverAnswersTheUpgradeTimesOut() async throws {
+        // Given a server that accepts the connection and never answers, and a short idle timeout
+        let live = try LiveServer { $0.idleTimeout = .milliseconds(300) }
+        let socket = live.session.webSocket(socketURL(live.server, "/fault/stall-headers"))
+        // When the socket is used, then the handshake fails with the idle timeout instead of hanging
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .timedOut(.idle))
+        #expect(error?.localizedDescription.contains("idle timeout") == true)
+    }
+
     @Test func aConnectionRefusedIsATransportError() async throws {
         let session = Session()
         let port = try RefusingPort()
