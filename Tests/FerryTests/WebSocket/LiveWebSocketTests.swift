@@ -198,6 +198,19 @@ struct LiveWebSocketTests {
         #expect(await socket.closeFrame?.code == .goingAway)
     }
 
+    @Test func lettingTheLastCopyGoClosesWith1001() async throws {
+        // Given an open socket whose only copy is in a function that returns
+        let live = try LiveServer()
+        func openAndForget() async throws {
+            let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+            try await socket.send(.text("hello"))
+        }
+        try await openAndForget()
+        // Then the socket is closed with 1001 (going away) once the task is gone
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1001])
+    }
+
     @Test func sendingAfterCloseFails() async throws {
         let live = try LiveServer()
         let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
