@@ -77,7 +77,10 @@ let package = Package(
                 .product(
                     name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: nio)),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
+                // The WebSocket trait reads extension headers as swift-http-types' HTTPFields.
+                .product(
+                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes.union(webSocket))
+                ),
                 // swift-websocket's handler logs through swift-log, so the WebSocket trait needs it too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: logging.union(webSocket))),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
@@ -86,6 +89,7 @@ let package = Package(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: serviceLifecycle)),
                 .product(name: "WSCore", package: "swift-websocket", condition: .when(traits: webSocket)),
+                .product(name: "WSCompression", package: "swift-websocket", condition: .when(traits: webSocket)),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: webSocket)),
             ]
         ),

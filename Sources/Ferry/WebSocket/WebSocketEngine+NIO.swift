@@ -1,5 +1,6 @@
 #if WebSocket
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -9,6 +10,7 @@ import NIOWebSocket
 // The frame handler swift-websocket's own client runs (framing, masking, UTF-8 validation, fragments, pings, the
 // close handshake), reached through its SPI so that Ferry can make the upgrade itself and keep its response head,
 // which the library's `WebSocketClient` does not expose. The package is pinned to its minor version for this.
+import WSCompression
 @_spi(WSInternal) import WSCore
 
 /// The WebSocket engine of the `WebSocket` trait: SwiftNIO makes the connection and the upgrade, swift-websocket's
@@ -63,8 +65,20 @@ enum WebSocketEngine {
         let upgrade: Upgrade
         // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole.
         let deadline = HandshakeDeadline(timeout: request.idleTimeout)
+        // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it.
+        let extensionBuilders: [any WebSocketExtensionBuilder] =
+            options.offersCompression
+            ? [
+                WebSocketExtensionFactory.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageSize)
+                    .build()
+            ]
+            : []
         do {
-            let head = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
+            var upgradeHead = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
+            for builder in extensionBuilders where !builder.clientRequestHeader().isEmpty {
+                upgradeHead.headers.add(name: "Sec-WebSocket-Extensions", value: builder.clientRequestHeader())
+            }
+            let head = upgradeHead
             let limit = options.maximumMessageSize
             let future = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
@@ -106,10 +120,25 @@ enum WebSocketEngine {
                         underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
                 }
             }
+            let extensions: [any WebSocketExtension]
+            do {
+                var fields = HTTPFields()
+                for field in head.headers {
+                    if let name = HTTPField.Name(field.name) {
+                        fields.append(HTTPField(name: name, value: field.value))
+                    }
+                }
+                extensions = try extensionBuilders.buildClientExtensions(from: fields)
+            } catch {
+                try? await channel.channel.close()
+                throw FerryError(
+                    .transport(.invalidResponse), request: request, response: head, underlyingError: error)
+            }
             let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
             let run = Task {
                 await runSocket(
-                    channel, options: options, inbox: inbox, request: request, head: head, ready: readyContinuation)
+                    channel, options: options, extensions: extensions, inbox: inbox, request: request, head: head,
+                    ready: readyContinuation)
             }
             var iterator = ready.makeAsyncIterator()
             guard let outbound = await iterator.next() else {
@@ -144,11 +173,12 @@ enum WebSocketEngine {
     /// Runs the socket: swift-websocket's handler reads frames only when the consumer wants a message, a second
     /// child sends a requested close; when it ends, the inbox learns how.
     private static func runSocket(
-        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, options: WebSocketOptions, inbox: WebSocketInbox,
-        request: Request, head: HTTPResponse, ready: AsyncStream<WebSocketOutboundWriter>.Continuation
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, options: WebSocketOptions,
+        extensions: [any WebSocketExtension], inbox: WebSocketInbox, request: Request, head: HTTPResponse,
+        ready: AsyncStream<WebSocketOutboundWriter>.Continuation
     ) async {
         let configuration = WebSocketHandler.Configuration(
-            extensions: [], autoPing: .disabled, closeTimeout: options.closeTimeout, validateUTF8: true,
+            extensions: extensions, autoPing: .disabled, closeTimeout: options.closeTimeout, validateUTF8: true,
             maxFrameSize: options.maximumMessageSize)
         let logger = Logger(label: "Ferry.WebSocket", factory: { _ in SwiftLogNoOpLogHandler() })
         let limit = options.maximumMessageSize

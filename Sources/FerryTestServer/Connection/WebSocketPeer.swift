@@ -12,6 +12,8 @@ import Foundation
 /// - `/ws/close?code=N`: sends a close frame with code `N` (1000 by default) and reason `bye`.
 /// - `/ws/ping`: sends a ping `are you there`, then `pong: are you there` when the pong matches (`no pong` if not).
 /// - `/ws/wrong-protocol`: accepts with the subprotocol `nonsense`, whatever was offered.
+/// - `/ws/deflate`: accepts `permessage-deflate` when offered and first sends `compressed hello` compressed (DEFLATE
+///   stored blocks, RSV1 set); uncompressed when it was not offered. The client's messages must stay uncompressed.
 ///
 /// Any other path accepts with the first offered subprotocol among `ferry.v2` and `ferry.v1`. The close code the
 /// client sends is recorded (``TestServer/receivedCloseCodes``) and echoed.
@@ -49,6 +51,9 @@ struct WebSocketPeer {
         head += "Sec-WebSocket-Accept: \(accept)\r\n"
         let offered = request.headerValues("Sec-WebSocket-Protocol")
             .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if request.path == "/ws/deflate", Self.offersDeflate(request) {
+            head += "Sec-WebSocket-Extensions: permessage-deflate\r\n"
+        }
         if request.path == "/ws/wrong-protocol" {
             head += "Sec-WebSocket-Protocol: nonsense\r\n"
         } else if let chosen = offered.first(where: Self.knownProtocols.contains) {
@@ -68,6 +73,19 @@ struct WebSocketPeer {
             try send(
                 WebSocketFrame(fin: false, opcode: WebSocketFrame.Opcode.continuation, payload: Array(text[9..<12])))
             try send(WebSocketFrame(fin: true, opcode: WebSocketFrame.Opcode.continuation, payload: Array(text[12...])))
+        case "/ws/deflate":
+            let text = Array("compressed hello".utf8)
+            if Self.offersDeflate(request) {
+                // One non-final stored block; the receiver appends the 00 00 FF FF that permessage-deflate removes.
+                let length = UInt16(text.count)
+                let block =
+                    [0x00, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + text
+                var frame = WebSocketFrame(fin: true, opcode: WebSocketFrame.Opcode.text, payload: block).encoded
+                frame[0] |= 0x40  // RSV1: compressed
+                try send(frame)
+            } else {
+                try send(WebSocketFrame(fin: true, opcode: WebSocketFrame.Opcode.text, payload: text))
+            }
         case "/ws/bad-utf8":
             try send(WebSocketFrame(fin: true, opcode: WebSocketFrame.Opcode.text, payload: [0x48, 0xC3, 0x28]))
         case "/ws/oversize":
@@ -124,6 +142,10 @@ struct WebSocketPeer {
                 try send(WebSocketFrame(fin: true, opcode: whole.opcode, payload: whole.payload))
             }
         }
+    }
+
+    private static func offersDeflate(_ request: TestRequest) -> Bool {
+        request.headerValues("Sec-WebSocket-Extensions").contains { $0.contains("permessage-deflate") }
     }
 
     private func pattern(_ count: Int) -> [UInt8] {

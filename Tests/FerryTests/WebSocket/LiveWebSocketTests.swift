@@ -118,6 +118,32 @@ struct LiveWebSocketTests {
         #expect(closeCodes == [answer])
     }
 
+    @Test func negotiatesPermessageDeflateWhenAsked() async throws {
+        // Given a server that compresses its first message when permessage-deflate is negotiated
+        let live = try LiveServer()
+        let socket = live.session.webSocket(
+            socketURL(live.server, "/ws/deflate"), options: WebSocketOptions(offersCompression: true))
+        // When the client offers it, then the message arrives decompressed, and echoes still work
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("compressed hello"))
+        #expect(try await socket.head.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
+        let offer = live.server.receivedRequests.last?.header("Sec-WebSocket-Extensions")
+        #expect(offer?.hasPrefix("permessage-deflate") == true)
+        try await socket.send(.text("small"))
+        #expect(try await iterator.next() == .text("small"))
+        await socket.close()
+    }
+
+    @Test func compressionIsNotOfferedByDefault() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/deflate"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("compressed hello"))
+        #expect(live.server.receivedRequests.last?.header("Sec-WebSocket-Extensions") == nil)
+        #expect(try await socket.head.headers["Sec-WebSocket-Extensions"] == nil)
+        await socket.close()
+    }
+
     @Test func negotiatesASubprotocol() async throws {
         let live = try LiveServer()
         let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"), protocols: ["chat", "ferry.v1"])
