@@ -12,6 +12,9 @@ let logging: Set<String> = ["Logging"]
 let tracing: Set<String> = ["Tracing"]
 let metrics: Set<String> = ["Metrics"]
 let serviceLifecycle: Set<String> = ["ServiceLifecycle"]
+let webSocket: Set<String> = ["WebSocket"]
+// SwiftNIO serves the AsyncHTTPClient transport and the WebSocket client alike.
+let nio = asyncHTTPClient.union(webSocket)
 
 let package = Package(
     name: "Ferry",
@@ -41,6 +44,11 @@ let package = Package(
         .trait(name: "Tracing", description: "A swift-distributed-tracing client span per request, traceparent sent."),
         .trait(name: "Metrics", description: "swift-metrics request duration, active requests, retries, timeouts."),
         .trait(name: "ServiceLifecycle", description: "Session as a swift-service-lifecycle Service."),
+        .trait(
+            name: "WebSocket",
+            description:
+                "Session.webSocket(_:) on Linux and macOS through hummingbird-project/swift-websocket's client."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -54,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Up to the next minor only: Ferry drives its frame handler through an SPI (WSInternal) that may change.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", .upToNextMinor(from: "1.6.2")),
     ],
     targets: [
         .target(
@@ -61,19 +71,26 @@ let package = Package(
             dependencies: [
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: asyncHTTPClient)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: nio)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: nio)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: nio)),
                 .product(
                     name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: asyncHTTPClient)),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes)),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: logging)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: nio)),
+                // The WebSocket trait reads extension headers as swift-http-types' HTTPFields.
+                .product(
+                    name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: httpTypes.union(webSocket))
+                ),
+                // swift-websocket's handler logs through swift-log, so the WebSocket trait needs it too.
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: logging.union(webSocket))),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: tracing)),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: metrics)),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: serviceLifecycle)),
+                .product(name: "WSCore", package: "swift-websocket", condition: .when(traits: webSocket)),
+                .product(name: "WSCompression", package: "swift-websocket", condition: .when(traits: webSocket)),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: webSocket)),
             ]
         ),
         // Empty unless the OpenAPI trait is on (its sources are behind `#if OpenAPI`).

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REQUESTS="${1:-100000}" CANCELLATIONS="${2:-10000}" FAULTS="${3:-1000}" SECONDS_LIMIT="${4:-600}"
-TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
+TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle,WebSocket"
 swift build -c release --product ferry-soak --traits "$TRAITS" --scratch-path .build-traits
 BIN="$(swift build -c release --traits "$TRAITS" --scratch-path .build-traits --show-bin-path)/ferry-soak"
 status=0

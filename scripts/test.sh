@@ -12,7 +12,7 @@
 #   3. scripts/build-docs.sh --site: the DocC archives of Ferry and FerryTesting, warnings as errors, and the static
 #      website made from them;
 #   4. the same as 1 with every package trait on (in .build-traits): the live suites run on both transports, and the
-#      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) run;
+#      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) and WebSocket run;
 #   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
 #   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package;
 #   7. scripts/sanitizers.sh thread: ThreadSanitizer proves it sees a race (ferry-tsan-canary), then runs
@@ -114,8 +114,8 @@ scripts/build-docs.sh --site || fail "3/8 DocC archives and site"
 if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   # One build with every trait on (each trait's code only adds files behind its own `#if`): the live suites run on
   # URLSession and on AsyncHTTPClient, and the integration suites (HTTPTypes, OpenAPI, Logging, Tracing, Metrics,
-  # ServiceLifecycle) run too.
-  TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle"
+  # ServiceLifecycle) and the live WebSocket suite run too.
+  TRAITS="AsyncHTTPClient,HTTPTypes,OpenAPI,Logging,Tracing,Metrics,ServiceLifecycle,WebSocket"
   echo "test.sh: [${SECONDS}s] 4/8 every trait ($TRAITS): the live suites on both transports, the integrations"
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)

@@ -5,6 +5,9 @@ import Foundation
 ///
 /// It starts listening in `init`, serves httpbin-style built-in endpoints (`/get`, `/status/{code}`, `/range/{n}`,
 /// `/sse`, `/upload`, `/gzip`, `/fault/…`, …) and any custom routes, and stops in ``shutdown()`` or `deinit`.
+/// A WebSocket upgrade to `/ws/…` is accepted: `/ws/echo` echoes, `/ws/fragmented`, `/ws/bad-utf8`,
+/// `/ws/oversize?size=N`, `/ws/oversize-fragmented?size=N`, `/ws/close?code=N`, `/ws/ping` and `/ws/wrong-protocol`
+/// send what their names say first; subprotocols `ferry.v2` and `ferry.v1` are known. See ``receivedCloseCodes``.
 /// Every server has its own port and routes, so tests can run in parallel.
 ///
 /// ```swift
@@ -65,6 +68,28 @@ public final class TestServer: Sendable {
 
     /// The most recent requests read completely (up to 256), oldest first.
     public var receivedRequests: [TestRequest] { core.receivedRequests }
+
+    /// The codes of the WebSocket close frames clients sent to the `/ws/…` endpoints, in order (`1005` for a close
+    /// frame without a code). A code is recorded before the server answers the close, so a client that has seen
+    /// its close handshake complete finds its code here.
+    public var receivedCloseCodes: [Int] { core.closeCodes.codes }
+
+    /// Waits until clients have sent at least `count` WebSocket close frames, for a test whose client may end before
+    /// the server has read its close frame.
+    /// - Parameters:
+    ///   - count: the number of close frames to wait for.
+    ///   - timeout: how long to wait at most.
+    /// - Returns: ``receivedCloseCodes`` then (fewer than `count` after the timeout).
+    public func closeCodes(count: Int, timeout: Duration = .seconds(10)) async -> [Int] {
+        let log = core.closeCodes
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await log.wait(count: count) }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        return log.codes
+    }
 
     /// Waits until the server has read at least `count` requests completely, for instance to act while a client
     /// is still waiting for its response.

@@ -74,6 +74,7 @@ extension FerryError {
         case .interceptorFailed:
             "an interceptor failed" + (underlyingError.map { ": \(Self.summary(of: $0))" } ?? "")
         case .unsupportedSetting(let setting, _): "the transport cannot honour \(setting)"
+        case .webSocketClosed(let code): webSocketClause(code)
         case .streamBufferOverflow(let limit):
             limit == .max
                 ? "the stream's reader fell behind and its buffer overflowed"
@@ -140,6 +141,10 @@ extension FerryError {
         case .streamBufferOverflow:
             return "Read the stream faster, raise StreamOptions.bufferSize, "
                 + "or allow more on disk with .spillToDisk(maximumBytes:)."
+        case .webSocketClosed(.messageTooBig):
+            return "Raise WebSocketOptions.maximumMessageSize if the server's messages are that large."
+        case .webSocketClosed:
+            return nil
         }
     }
 
@@ -219,5 +224,18 @@ extension FerryError {
     private var announcedLength: Int64? {
         guard let response, !response.headers.contains("Content-Encoding") else { return nil }
         return response.expectedContentLength
+    }
+}
+
+extension FerryError {
+    /// The clause for a WebSocket closed because of what the peer sent, or used after it closed.
+    fileprivate func webSocketClause(_ code: WebSocketCloseCode) -> String {
+        switch code {
+        case .invalidPayload:
+            "the server sent a text message that is not valid UTF-8 (the WebSocket was closed with \(code))"
+        case .messageTooBig: "the server sent a message larger than the limit (the WebSocket was closed with \(code))"
+        case .protocolError: "the server broke the WebSocket protocol (the WebSocket was closed with \(code))"
+        default: "the WebSocket is closed (\(code))"
+        }
     }
 }

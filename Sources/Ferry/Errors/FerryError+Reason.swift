@@ -50,6 +50,10 @@ extension FerryError {
         /// when the transport is created, or by a request whose setting comes from the environment. `setting`
         /// names it; `remedy` says what to do instead.
         case unsupportedSetting(setting: String, remedy: String)
+        /// A WebSocket was closed because of what the peer sent (a text message that is not UTF-8, a message
+        /// larger than ``WebSocketOptions/maximumMessageSize``, a protocol error), or was used after it closed. The
+        /// associated value is the close code Ferry sent, or the one that ended the socket.
+        case webSocketClosed(WebSocketCloseCode)
 
         /// A short, human-readable form of the reason.
         public var description: String {
@@ -74,6 +78,7 @@ extension FerryError {
             case .interceptorFailed: "interceptor failed"
             case .streamBufferOverflow(let limit): "the stream consumer fell \(limit) bytes behind"
             case .unsupportedSetting(let setting, _): "unsupported setting (\(setting))"
+            case .webSocketClosed(let code): "WebSocket closed (\(code))"
             }
         }
     }

@@ -48,6 +48,10 @@ struct Connection {
         let framing = try head.bodyFraming()
         var request = TestRequest(
             method: head.method, target: head.target, headers: head.headers, httpVersion: head.version)
+        if WebSocketPeer.isUpgrade(head, path: request.path) {
+            core.record(request)
+            return WebSocketPeer(fd: fd, core: core).serve(request, reader: &reader)
+        }
         let route = Router.route(for: request, core: core)
         if head.expectsContinue, framing.hasBody, head.minorVersion >= 1 {
             try writer.writeContinue()

@@ -57,6 +57,8 @@ final class ServerCore: Sendable {
     var connectionCount: Int { state.withLock { $0.acceptedConnections } }
     var openConnectionCount: Int { state.withLock { $0.openConnections.count } }
     var receivedRequests: [TestRequest] { state.withLock { $0.requestLog } }
+    /// The WebSocket close codes clients sent.
+    let closeCodes = CloseCodeLog()
 
     func handler(for path: String) -> TestServer.Handler? {
         state.withLock { $0.routes[path] }

@@ -1,0 +1,462 @@
+#if WebSocket
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+// The frame handler swift-websocket's own client runs (framing, masking, UTF-8 validation, fragments, pings, the
+// close handshake), reached through its SPI so that Ferry can make the upgrade itself and keep its response head,
+// which the library's `WebSocketClient` does not expose. The package is pinned to its minor version for this.
+import WSCompression
+@_spi(WSInternal) import WSCore
+
+/// The WebSocket engine of the `WebSocket` trait: SwiftNIO makes the connection and the upgrade, swift-websocket's
+/// handler runs the socket.
+enum WebSocketEngine {
+    /// Whether this build can open a WebSocket.
+    static let isAvailable = true
+
+    /// An open socket.
+    struct Open: Sendable {
+        /// The request that was sent.
+        let request: Request
+        /// The `101 Switching Protocols` response.
+        let head: HTTPResponse
+        /// Where frames go.
+        let outbound: WebSocketOutboundWriter
+        /// The task that runs the socket until it ends; its end is in the inbox.
+        let run: Task<Void, Never>
+    }
+
+    /// A frame to send.
+    enum OutgoingFrame: Sendable {
+        case message(WebSocketMessage)
+        case ping(Data)
+    }
+
+    /// What the upgrade produced.
+    private enum Upgrade: Sendable {
+        case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead)
+        case refused(EventLoopFuture<RefusedResponse>)
+    }
+
+    /// The context swift-websocket's handler wants: a logger that logs nothing (Ferry's own logging does not see
+    /// WebSockets yet).
+    private struct Context: WebSocketContext {
+        let logger: Logger
+    }
+
+    /// Connects, upgrades and starts the socket's task.
+    /// - Throws: ``FerryError``: no connection, a refused upgrade (``FerryError/Reason/unacceptableStatus(_:)`` with
+    ///   the response head and body prefix), a subprotocol the client did not offer.
+    static func connect(
+        _ request: Request, options: WebSocketOptions, cookieJar: CookieJar?, inbox: WebSocketInbox
+    ) async throws(FerryError) -> Open {
+        let url = request.url
+        let usesTLS = url.scheme?.lowercased() == "https"
+        guard let host = url.host(percentEncoded: false), !host.isEmpty else {
+            throw FerryError(.invalidURL("\"\(url.absoluteString)\" has no host"), request: request)
+        }
+        let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let port = url.port ?? (usesTLS ? 443 : 80)
+        let upgrade: Upgrade
+        // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole.
+        let deadline = HandshakeDeadline(timeout: request.idleTimeout)
+        // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it.
+        let extensionBuilders: [any WebSocketExtensionBuilder] =
+            options.offersCompression
+            ? [
+                WebSocketExtensionFactory.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageSize)
+                    .build()
+            ]
+            : []
+        do {
+            var upgradeHead = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
+            for builder in extensionBuilders where !builder.clientRequestHeader().isEmpty {
+                upgradeHead.headers.add(name: "Sec-WebSocket-Extensions", value: builder.clientRequestHeader())
+            }
+            let head = upgradeHead
+            let limit = options.maximumMessageSize
+            let future = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
+                .connect(host: bareHost, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try configure(
+                            channel, head: head, tlsHost: usesTLS ? bareHost : nil, maximumMessageSize: limit,
+                            inbox: inbox, deadline: deadline)
+                    }
+                }
+            upgrade = try await future.get()
+        } catch {
+            throw deadline.hasExpired
+                ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
+        }
+        switch upgrade {
+        case .refused(let refusal):
+            let refused: RefusedResponse
+            do {
+                refused = try await refusal.get()
+            } catch {
+                throw deadline.hasExpired
+                    ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
+            }
+            let head = response(refused.head, url: url)
+            cookieJar?.storeCookies(of: head, for: url)
+            throw FerryError(
+                .unacceptableStatus(head.statusCode), request: request, response: head,
+                body: Data(refused.body.readableBytesView))
+        case .upgraded(let channel, let responseHead):
+            let head = response(responseHead, url: url)
+            cookieJar?.storeCookies(of: head, for: url)
+            if let chosen = head.headers["Sec-WebSocket-Protocol"] {
+                let offered = WebSocketTask.protocols(in: request.headers)
+                guard offered.contains(chosen) else {
+                    try? await channel.channel.close()
+                    throw FerryError(
+                        .transport(.invalidResponse), request: request, response: head,
+                        underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
+                }
+            }
+            let extensions: [any WebSocketExtension]
+            do {
+                var fields = HTTPFields()
+                for field in head.headers {
+                    if let name = HTTPField.Name(field.name) {
+                        fields.append(HTTPField(name: name, value: field.value))
+                    }
+                }
+                extensions = try extensionBuilders.buildClientExtensions(from: fields)
+            } catch {
+                try? await channel.channel.close()
+                throw FerryError(
+                    .transport(.invalidResponse), request: request, response: head, underlyingError: error)
+            }
+            let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
+            let run = Task {
+                await runSocket(
+                    channel, options: options, extensions: extensions, inbox: inbox, request: request, head: head,
+                    ready: readyContinuation)
+            }
+            var iterator = ready.makeAsyncIterator()
+            guard let outbound = await iterator.next() else {
+                await run.value
+                throw FerryError(.transport(.connectionLost), request: request, response: head)
+            }
+            return Open(request: request, head: head, outbound: outbound, run: run)
+        }
+    }
+
+    /// Sends a frame on an open socket.
+    static func send(_ frame: OutgoingFrame, on open: Open) async throws(FerryError) {
+        do {
+            switch frame {
+            case .message(.text(let text)):
+                try await open.outbound.write(.text(text))
+            case .message(.binary(let data)):
+                try await open.outbound.write(.binary(ByteBuffer(bytes: data)))
+            case .ping(let payload):
+                try await open.outbound.write(
+                    .custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(bytes: payload.prefix(125)))))
+            }
+        } catch {
+            throw FerryError(
+                .webSocketClosed(.abnormalClosure), request: open.request, response: open.head,
+                underlyingError: error)
+        }
+    }
+
+    // MARK: The socket's task
+
+    /// Runs the socket: swift-websocket's handler reads frames only when the consumer wants a message, a second
+    /// child sends a requested close; when it ends, the inbox learns how.
+    private static func runSocket(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, options: WebSocketOptions,
+        extensions: [any WebSocketExtension], inbox: WebSocketInbox, request: Request, head: HTTPResponse,
+        ready: AsyncStream<WebSocketOutboundWriter>.Continuation
+    ) async {
+        let configuration = WebSocketHandler.Configuration(
+            extensions: extensions, autoPing: .disabled, closeTimeout: options.closeTimeout, validateUTF8: true,
+            maxFrameSize: options.maximumMessageSize)
+        let logger = Logger(label: "Ferry.WebSocket", factory: { _ in SwiftLogNoOpLogHandler() })
+        let limit = options.maximumMessageSize
+        let end: WebSocketDelivery
+        var closeFrame: WebSocketClose?
+        do {
+            let frame = try await WebSocketHandler.handle(
+                type: .client, configuration: configuration, asyncChannel: channel, context: Context(logger: logger)
+            ) { inbound, outbound, _ in
+                ready.yield(outbound)
+                ready.finish()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        guard let close = await inbox.closerWaits() else { return }
+                        try await outbound.close(
+                            WebSocketErrorCode(codeNumber: Int(close.code.rawValue)),
+                            reason: close.reason.isEmpty ? nil : close.reason)
+                    }
+                    var messages = inbound.messages(maxSize: limit).makeAsyncIterator()
+                    do {
+                        while await inbox.readerWaits() {
+                            guard let message = try await messages.next() else { break }
+                            switch message {
+                            case .text(let text): inbox.deliver(.text(text))
+                            case .binary(let buffer): inbox.deliver(.binary(Data(buffer.readableBytesView)))
+                            }
+                        }
+                    } catch {
+                        inbox.readerStopped()
+                        throw error
+                    }
+                    inbox.readerStopped()
+                    try await group.waitForAll()
+                }
+            }
+            ready.finish()
+            closeFrame = frame.map { WebSocketClose(code: closeCode($0.closeCode), reason: $0.reason ?? "") }
+            if let fault = inbox.fault {
+                end = .failure(FerryError(.webSocketClosed(fault), request: request, response: head))
+                closeFrame = closeFrame ?? WebSocketClose(code: fault)
+            } else {
+                end = .success(nil)
+            }
+        } catch {
+            ready.finish()
+            if let code = libraryCloseCode(in: error) ?? inbox.fault {
+                end = .failure(
+                    FerryError(.webSocketClosed(code), request: request, response: head, underlyingError: error))
+                closeFrame = WebSocketClose(code: code)
+            } else {
+                end = .failure(
+                    FerryError(.transport(.connectionLost), request: request, response: head, underlyingError: error))
+            }
+        }
+        inbox.finish(end, closeFrame: closeFrame)
+    }
+
+    /// The close code inside swift-websocket's internal `close(code)` error, which it throws when it closed the
+    /// socket itself (bad UTF-8, a message over the limit, a protocol error). The error type is not public, so
+    /// its one associated value is read by reflection.
+    private static func libraryCloseCode(in error: any Error) -> WebSocketCloseCode? {
+        let mirror = Mirror(reflecting: error)
+        guard mirror.displayStyle == .enum, let child = mirror.children.first, child.label == "close",
+            let code = child.value as? WebSocketErrorCode
+        else { return nil }
+        return closeCode(code)
+    }
+
+    private static func closeCode(_ code: WebSocketErrorCode) -> WebSocketCloseCode {
+        WebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: code))
+    }
+
+    // MARK: The upgrade
+
+    /// The upgrade request's head: the prepared request's fields (except those the upgrader writes itself), `Host`.
+    private static func requestHead(_ request: Request, host: String, port: Int, usesTLS: Bool) -> HTTPRequestHead {
+        var headers = NIOHTTP1.HTTPHeaders()
+        let hostField = host.contains(":") ? "[\(host)]" : host
+        let defaultPort = usesTLS ? 443 : 80
+        headers.add(name: "Host", value: port == defaultPort ? hostField : "\(hostField):\(port)")
+        let reserved: Set<String> = [
+            "host", "connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "content-length",
+            "transfer-encoding",
+        ]
+        for field in request.headers where !reserved.contains(field.name.lowercased()) {
+            headers.add(name: field.name, value: field.value)
+        }
+        var target = request.url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
+        return HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
+    }
+
+    /// Sets up a new channel: TLS when asked, HTTP/1.1 with the WebSocket upgrader, and for a refusal a handler
+    /// that collects the response.
+    private static func configure(
+        _ channel: any Channel, head: HTTPRequestHead, tlsHost: String?, maximumMessageSize: Int,
+        inbox: WebSocketInbox, deadline: HandshakeDeadline
+    ) throws -> EventLoopFuture<Upgrade> {
+        if let tlsHost {
+            let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+            let serverName = isIPAddress(tlsHost) ? nil : tlsHost
+            try channel.pipeline.syncOperations.addHandler(
+                try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
+        }
+        // NIO's error handler answers a frame the decoder refuses (over the size limit: 1009; malformed: 1002) with
+        // the right close code and closes the connection; swift-websocket's handler would send 1011 for them.
+        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+            maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: true
+        ) { channel, responseHead in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(FrameFaultRecorder(inbox: inbox))
+                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                    wrappingChannelSynchronously: channel)
+                return Upgrade.upgraded(asyncChannel, responseHead)
+            }
+        }
+        let upgradeConfiguration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+            upgradeRequestHead: head, upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let promise = channel.eventLoop.makePromise(of: RefusedResponse.self)
+                    try channel.pipeline.syncOperations.addHandler(RefusedUpgradeCollector(promise: promise))
+                    return Upgrade.refused(promise.futureResult)
+                }
+            })
+        var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration)
+        configuration.leftOverBytesStrategy = .forwardBytes
+        let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+            configuration: configuration)
+        guard let timeout = deadline.timeout else { return upgrade }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            deadline.expire()
+            channel.close(promise: nil)
+        }
+        upgrade.whenComplete { result in
+            if case .success(.refused(let refusal)) = result {
+                refusal.whenComplete { _ in timer.cancel() }
+            } else {
+                timer.cancel()
+            }
+        }
+        return upgrade
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+
+    private static func response(_ head: HTTPResponseHead, url: URL) -> HTTPResponse {
+        HTTPResponse(
+            statusCode: Int(head.status.code),
+            headers: Ferry.HTTPHeaders(head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }),
+            url: WebSocketHandshake.webSocketURL(url), httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
+    }
+
+    /// A connection or handshake failure as a ``FerryError``.
+    private static func connectionError(_ error: any Error, request: Request) -> FerryError {
+        if let error = error as? FerryError { return error.adding(request: request, response: nil, body: nil) }
+        if error is CancellationError || Task.isCancelled { return FerryError(.cancelled, request: request) }
+        let failure: FerryError.TransportFailure =
+            switch error {
+            case is NIOConnectionError, is ChannelError: .cannotConnect
+            case is NIOSSLError: .secureConnectionFailed
+            case let error as IOError where error.errnoCode == ECONNREFUSED: .cannotConnect
+            default: .invalidResponse
+            }
+        return FerryError(.transport(failure), request: request, underlyingError: error)
+    }
+}
+
+/// The time a handshake may take, and whether it ran out (its channel was then closed).
+final class HandshakeDeadline: Sendable {
+    /// The time allowed, or `nil` for no limit.
+    let timeout: Duration?
+    private let expired = Locked(false)
+
+    init(timeout: Duration?) {
+        self.timeout = timeout
+    }
+
+    /// Whether the time ran out.
+    var hasExpired: Bool { expired.withLock { $0 } }
+
+    /// Notes that the time ran out.
+    func expire() {
+        expired.withLock { $0 = true }
+    }
+}
+
+/// Why a handshake that the server accepted is refused by Ferry.
+enum WebSocketHandshakeError: Error {
+    /// The server chose a subprotocol the client did not offer (RFC 6455 §4.1).
+    case unofferedSubprotocol(String)
+}
+
+/// The head and the first bytes of the body of a response that refused the upgrade.
+struct RefusedResponse: Sendable {
+    var head: HTTPResponseHead
+    var body: ByteBuffer
+}
+
+/// Collects a refused upgrade's response (head, and up to ``FerryError/bodyPrefixLimit`` bytes of body), then
+/// closes the connection.
+private final class RefusedUpgradeCollector: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private let promise: EventLoopPromise<RefusedResponse>
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+    private var done = false
+
+    init(promise: EventLoopPromise<RefusedResponse>) {
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body(var bytes):
+            let room = FerryError.bodyPrefixLimit - body.readableBytes
+            if room > 0, let slice = bytes.readSlice(length: min(room, bytes.readableBytes)) {
+                var slice = slice
+                body.writeBuffer(&slice)
+            }
+        case .end:
+            complete(context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        complete(context: context)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if head == nil, !done {
+            done = true
+            promise.fail(error)
+        }
+        complete(context: context)
+    }
+
+    private func complete(context: ChannelHandlerContext) {
+        guard !done else { return }
+        done = true
+        if let head {
+            promise.succeed(RefusedResponse(head: head, body: body))
+        } else {
+            promise.fail(ChannelError.inputClosed)
+        }
+        context.close(promise: nil)
+    }
+}
+
+/// Notes the frame decoder's errors (a frame over the size limit, a malformed frame) in the inbox, so that the end
+/// of the socket says why the engine closed it; then passes them on.
+private final class FrameFaultRecorder: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    private let inbox: WebSocketInbox
+
+    init(inbox: WebSocketInbox) {
+        self.inbox = inbox
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength:
+            inbox.noteFault(.messageTooBig)
+        case is NIOWebSocketError:
+            inbox.noteFault(.protocolError)
+        default:
+            break
+        }
+        context.fireErrorCaught(error)
+    }
+}
+#endif

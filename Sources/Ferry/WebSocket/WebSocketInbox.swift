@@ -1,0 +1,96 @@
+/// The meeting point of a WebSocket's consumer, reader and closer (see ``WebSocketInboxStateMachine``): the state
+/// behind a lock, because cancellation handlers and `deinit` reach it synchronously, and every continuation resumed
+/// after the lock is released.
+final class WebSocketInbox: Sendable {
+    private typealias Machine = WebSocketInboxStateMachine<
+        CheckedContinuation<WebSocketDelivery, Never>, CheckedContinuation<Bool, Never>,
+        CheckedContinuation<WebSocketCloseRequest?, Never>
+    >
+
+    private let state = Locked(Machine())
+
+    /// The next message, `nil` at the end; waits until the reader has one.
+    /// - Throws: ``FerryError``: the error that ended the socket, or ``FerryError/Reason/cancelled`` when the
+    ///   awaiting task is cancelled (the socket then closes with 1001).
+    func next() async throws(FerryError) -> WebSocketMessage? {
+        if Task.isCancelled {
+            apply(state.withLock { $0.consumerCancelled() })
+            throw FerryError(.cancelled)
+        }
+        let delivery = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                apply(state.withLock { $0.consumerWaits(continuation) })
+            }
+        } onCancel: {
+            apply(state.withLock { $0.consumerCancelled() })
+        }
+        // A cancellation that came before the consumer waited found no one to fail, only a socket to close.
+        if case .success(nil) = delivery, Task.isCancelled { throw FerryError(.cancelled) }
+        return try delivery.get()
+    }
+
+    /// Waits until a message is wanted. - Returns: `true` to read one, `false` to stop reading.
+    func readerWaits() async -> Bool {
+        await withCheckedContinuation { continuation in
+            apply(state.withLock { $0.readerWaits(continuation) })
+        }
+    }
+
+    /// Hands a message to the waiting consumer.
+    func deliver(_ message: WebSocketMessage) {
+        apply(state.withLock { $0.deliver(message) })
+    }
+
+    /// Says that the reader stopped.
+    func readerStopped() {
+        apply(state.withLock { $0.readerStopped() })
+    }
+
+    /// Waits for a close to send; `nil` when the reader stopped without one.
+    func closerWaits() async -> WebSocketCloseRequest? {
+        await withCheckedContinuation { continuation in
+            apply(state.withLock { $0.closerWaits(continuation) })
+        }
+    }
+
+    /// Asks for a close; the first request wins.
+    func requestClose(_ code: WebSocketCloseCode, reason: String) {
+        apply(state.withLock { $0.requestClose(.init(code: code, reason: reason)) })
+    }
+
+    /// A close requested but not sent by the closer (it was requested before the socket opened).
+    func takePendingClose() -> WebSocketCloseRequest? {
+        state.withLock { $0.takePendingClose() }
+    }
+
+    /// Whether a close was requested.
+    var isClosing: Bool { state.withLock { $0.isClosing } }
+
+    /// Ends the socket for everyone.
+    /// - Parameters:
+    ///   - end: What the consumer gets from now on.
+    ///   - closeFrame: The close frame that ended the socket, if any.
+    func finish(_ end: WebSocketDelivery, closeFrame: WebSocketClose?) {
+        apply(state.withLock { $0.finish(end, closeFrame: closeFrame) })
+    }
+
+    /// The close frame that ended the socket; `nil` while it is open or when it ended without one.
+    var closeFrame: WebSocketClose? { state.withLock { $0.closeFrame } }
+
+    /// Whether the socket ended.
+    var hasEnded: Bool { state.withLock { $0.end != nil } }
+
+    /// Notes what a protocol handler below the engine saw go wrong; the first fault is kept.
+    func noteFault(_ code: WebSocketCloseCode) {
+        state.withLock { if $0.fault == nil { $0.fault = code } }
+    }
+
+    /// The fault noted, if any.
+    var fault: WebSocketCloseCode? { state.withLock { $0.fault } }
+
+    private func apply(_ action: Machine.Action) {
+        if let (continuation, value) = action.consumer { continuation.resume(returning: value) }
+        if let (continuation, value) = action.reader { continuation.resume(returning: value) }
+        if let (continuation, value) = action.closer { continuation.resume(returning: value) }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A WebSocket in Ferry's vocabulary: made by ``Session/webSocket(_:protocols:headers:options:)``, opened when
+/// first used, in the task that uses it.
+///
+/// ```swift
+/// let socket = session.webSocket("wss://echo.example.com/chat", protocols: ["chat.v2"])
+/// try await socket.send(.text("hello"))
+/// for try await message in socket.messages {
+///     if case .text(let text) = message { print(text) }
+/// }
+/// ```
+///
+/// The handshake (awaiting ``head`` or ``subprotocol``, sending, or iterating ``messages``) runs in the awaiting
+/// task: the session's default headers, interceptors and cookie jar apply to the upgrade request first. A refused
+/// upgrade throws ``FerryError`` with ``FerryError/Reason/unacceptableStatus(_:)``, the response head and the start
+/// of its body.
+///
+/// ``messages`` reads one message at a time, only when its iterator asks: a slow reader slows the socket (the
+/// server's frames wait in the kernel), nothing is buffered beyond the message in hand. Pings are answered while a
+/// message is being read. The socket closes with ``close(code:reason:)``; when the task iterating ``messages`` is
+/// cancelled (1001, going away); when the server sends something Ferry must refuse (1007 for a text message that
+/// is not UTF-8, 1009 past ``WebSocketOptions/maximumMessageSize``, 1002 for a protocol error), which ends
+/// ``messages`` with ``FerryError/Reason/webSocketClosed(_:)``; and when the last copy of the task goes away
+/// (1001).
+///
+/// Needs the `WebSocket` package trait: without it, every use throws at once an error whose message names the
+/// trait.
+public struct WebSocketTask: Sendable {
+    let connection: WebSocketConnection
+    let lifetime: WebSocketLifetime
+
+    init(connection: WebSocketConnection) {
+        self.connection = connection
+        self.lifetime = WebSocketLifetime(inbox: connection.inbox)
+    }
+
+    /// The server's messages, one at a time; iterate once, from one task at a time. The sequence ends when the
+    /// socket closes (``closeFrame`` then says how).
+    public var messages: WebSocketMessages { WebSocketMessages(task: self) }
+
+    /// The response that accepted the upgrade (`101 Switching Protocols`); opens the socket when needed.
+    /// - Throws: ``FerryError``: the handshake failed.
+    public var head: HTTPResponse {
+        get async throws(FerryError) { try await connection.open().head }
+    }
+
+    /// The subprotocol the server chose among those offered, or `nil` when it chose none; opens the socket when
+    /// needed.
+    /// - Throws: ``FerryError``: the handshake failed.
+    public var subprotocol: String? {
+        get async throws(FerryError) { try await connection.open().head.headers["Sec-WebSocket-Protocol"] }
+    }
+
+    /// How the socket ended: the close frame the server sent or answered with (Ferry's own code when Ferry closed
+    /// it over a fault); `nil` while it is open, or when it ended without a close frame.
+    public var closeFrame: WebSocketClose? {
+        get async { connection.inbox.closeFrame }
+    }
+
+    /// Sends a message, opening the socket when needed.
+    /// - Parameter message: A text or binary message, sent as one frame.
+    /// - Throws: ``FerryError``: the handshake failed, or ``FerryError/Reason/webSocketClosed(_:)`` when the
+    ///   socket is closing or closed.
+    public func send(_ message: WebSocketMessage) async throws(FerryError) {
+        try await connection.send(.message(message))
+    }
+
+    /// Sends a ping, opening the socket when needed; the server's pong is not reported yet.
+    /// - Parameter payload: Up to 125 bytes (a longer payload is cut).
+    /// - Throws: ``FerryError``: as ``send(_:)``.
+    public func sendPing(_ payload: Data = Data()) async throws(FerryError) {
+        try await connection.send(.ping(payload))
+    }
+
+    /// Closes the socket and waits for the close handshake (at most ``WebSocketOptions/closeTimeout``). A socket
+    /// that was never opened is only marked closed; closing again does nothing.
+    /// - Parameters:
+    ///   - code: The close code; 1000 (normal closure) by default.
+    ///   - reason: A short reason (at most 123 bytes of UTF-8).
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        await connection.close(code: code, reason: String(decoding: Array(reason.utf8.prefix(123)), as: UTF8.self))
+    }
+
+    /// The subprotocols a request's `Sec-WebSocket-Protocol` fields offer, in order.
+    static func protocols(in headers: HTTPHeaders) -> [String] {
+        headers.values(for: "Sec-WebSocket-Protocol").flatMap { value in
+            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }.filter { !$0.isEmpty }
+    }
+}
+
+/// Closes a socket with 1001 (going away) when the last copy of its task goes away.
+final class WebSocketLifetime: Sendable {
+    let inbox: WebSocketInbox
+
+    init(inbox: WebSocketInbox) {
+        self.inbox = inbox
+    }
+
+    deinit {
+        inbox.requestClose(.goingAway, reason: "")
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import Ferry
+
+/// The inbox's rules with numbers for the waiting parties: no tasks, no sockets.
+@Suite("WebSocket inbox state machine")
+struct WebSocketInboxStateMachineTests {
+    typealias Machine = WebSocketInboxStateMachine<Int, Int, Int>
+
+    @Test func theReaderReadsOnlyWhenTheConsumerAsks() throws {
+        var machine = Machine()
+        // Given a reader alone: it parks, nothing is read without demand
+        #expect(machine.readerWaits(1).reader == nil)
+        // When the consumer asks, the reader is woken with "read"
+        let woken = machine.consumerWaits(10)
+        #expect(woken.reader?.0 == 1)
+        #expect(woken.reader?.1 == true)
+        // Then the message goes to that consumer, and only once
+        let delivered = machine.deliver(.text("a"))
+        #expect(delivered.consumer?.0 == 10)
+        #expect(try delivered.consumer?.1.get() == .text("a"))
+        #expect(machine.deliver(.text("b")).consumer == nil)
+        // And a reader coming back with no consumer waiting parks again
+        #expect(machine.readerWaits(2).reader == nil)
+    }
+
+    @Test func aReaderArrivingAfterTheConsumerReadsAtOnce() {
+        var machine = Machine()
+        #expect(machine.consumerWaits(10).reader == nil)
+        #expect(machine.readerWaits(1).reader?.1 == true)
+    }
+
+    @Test func aCloseStopsTheReaderAndReachesTheCloser() {
+        var machine = Machine()
+        _ = machine.readerWaits(1)
+        #expect(machine.closerWaits(7).closer == nil)
+        let close = machine.requestClose(.init(code: .normalClosure, reason: "bye"))
+        #expect(close.reader?.1 == false)
+        #expect(close.closer?.0 == 7)
+        #expect(close.closer?.1 == .init(code: .normalClosure, reason: "bye"))
+        // A second request changes nothing: the first wins
+        let again = machine.requestClose(.init(code: .goingAway, reason: ""))
+        #expect(again.closer == nil && again.reader == nil)
+        // A reader after the close is told to stop
+        #expect(machine.readerWaits(2).reader?.1 == false)
+    }
+
+    @Test func cancellingTheConsumerFailsItAndAsksFor1001() {
+        var machine = Machine()
+        _ = machine.consumerWaits(10)
+        let cancelled = machine.consumerCancelled()
+        #expect(cancelled.consumer?.0 == 10)
+        #expect(throws: FerryError.self) { try cancelled.consumer?.1.get() }
+        #expect(machine.isClosing)
+        // The closer, arriving later, takes the pending 1001
+        let closer = machine.closerWaits(7)
+        #expect(closer.closer?.1?.code == .goingAway)
+    }
+
+    @Test func aCloseRequestedBeforeTheSocketOpenedIsKept() {
+        var machine = Machine()
+        _ = machine.requestClose(.init(code: .goingAway, reason: ""))
+        #expect(machine.takePendingClose()?.code == .goingAway)
+        #expect(machine.takePendingClose() == nil)
+    }
+
+    @Test func theEndReachesEveryoneAndEveryLaterConsumer() throws {
+        var machine = Machine()
+        _ = machine.consumerWaits(10)
+        _ = machine.closerWaits(7)
+        let end = machine.finish(.success(nil), closeFrame: WebSocketClose(code: .normalClosure))
+        #expect(end.consumer?.0 == 10)
+        #expect(try end.consumer?.1.get() == nil)
+        #expect(end.closer?.0 == 7)
+        #expect(end.closer?.1 == nil)
+        #expect(machine.closeFrame?.code == .normalClosure)
+        let later = machine.consumerWaits(11)
+        #expect(later.consumer?.0 == 11)
+        #expect(try later.consumer?.1.get() == nil)
+        // A second end is ignored: the first stands
+        _ = machine.finish(.failure(FerryError(.cancelled)), closeFrame: nil)
+        #expect(machine.closeFrame?.code == .normalClosure)
+    }
+
+    @Test func aReaderThatStopsReleasesTheCloserWithNothingToSend() {
+        var machine = Machine()
+        _ = machine.closerWaits(7)
+        let stopped = machine.readerStopped()
+        #expect(stopped.closer?.0 == 7)
+        #expect(stopped.closer?.1 == nil)
+        #expect(machine.closerWaits(8).closer?.1 == nil)
+    }
+}

@@ -1,0 +1,269 @@
+#if WebSocket
+import Ferry
+import FerryTestServer
+import Foundation
+import Testing
+
+/// A recording adapter that adds a header to every request it sees.
+private struct TraceHeaderAdapter: RequestInterceptor {
+    func adapt(_ request: Request, attempt: Int) async throws -> Request {
+        var request = request
+        request.headers.update(name: "traceparent", value: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+        return request
+    }
+}
+
+@Suite("WebSockets against the test server (WebSocket trait)")
+struct LiveWebSocketTests {
+    private func socketURL(_ server: TestServer, _ path: String) -> String {
+        "ws://127.0.0.1:\(server.port)\(path)"
+    }
+
+    @Test func echoesTextAndBinary() async throws {
+        // Given a socket on the echo endpoint
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+        // When a text and a binary message go out
+        try await socket.send(.text("héllo"))
+        try await socket.send(.binary(Data([0, 1, 2, 255])))
+        var iterator = socket.messages.makeAsyncIterator()
+        // Then both come back, in order and intact
+        #expect(try await iterator.next() == .text("héllo"))
+        #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+        #expect(try await socket.head.statusCode == 101)
+        await socket.close()
+        #expect(try await iterator.next() == nil)
+        #expect(await socket.closeFrame?.code == .normalClosure)
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1000])
+    }
+
+    @Test func httpURLsStandForWebSocketURLs() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket("ws/echo")
+        try await socket.send(.text("relative"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("relative"))
+        #expect(try await socket.head.url.scheme == "ws")
+        await socket.close()
+    }
+
+    @Test func reassemblesFragmentsAcrossASplitCharacterAndAPing() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/fragmented"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("Hello, wörld"))
+        await socket.close()
+    }
+
+    @Test func answersThePingOfTheServer() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/ping"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("pong: are you there"))
+        try await socket.sendPing(Data("hi".utf8))
+        try await socket.send(.text("after ping"))
+        #expect(try await iterator.next() == .text("after ping"))
+        await socket.close()
+    }
+
+    @Test func invalidUTF8ClosesWith1007() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/bad-utf8"))
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in socket.messages {}
+        }
+        #expect(error?.reason == .webSocketClosed(.invalidPayload))
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1007])
+        #expect(error?.localizedDescription.contains("not valid UTF-8") == true)
+    }
+
+    @Test(arguments: ["/ws/oversize?size=4096", "/ws/oversize-fragmented?size=4096"])
+    func aMessageOverTheLimitClosesWith1009(path: String) async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(
+            socketURL(live.server, path), options: WebSocketOptions(maximumMessageSize: 1024))
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in socket.messages {}
+        }
+        #expect(error?.reason == .webSocketClosed(.messageTooBig))
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1009])
+    }
+
+    @Test func aMessageUnderTheLimitArrives() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(
+            socketURL(live.server, "/ws/oversize-fragmented?size=4096"),
+            options: WebSocketOptions(maximumMessageSize: 8192))
+        var iterator = socket.messages.makeAsyncIterator()
+        let message = try await iterator.next()
+        #expect(message == .binary(TestServer.patternBytes(count: 4096)))
+        await socket.close()
+    }
+
+    /// The client answers a valid close code with 1000, an invalid one (999) with 1002 (protocol error).
+    @Test(arguments: [(1000, 1000), (1011, 1000), (4000, 1000), (999, 1002)])
+    func theServersCloseCodeIsReadable(code: Int, answer: Int) async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/close?code=\(code)"))
+        var received: [WebSocketMessage] = []
+        for try await message in socket.messages { received.append(message) }
+        #expect(received.isEmpty)
+        let close = await socket.closeFrame
+        #expect(close?.code == WebSocketCloseCode(rawValue: UInt16(code)))
+        #expect(close?.reason == "bye")
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [answer])
+    }
+
+    @Test func negotiatesPermessageDeflateWhenAsked() async throws {
+        // Given a server that compresses its first message when permessage-deflate is negotiated
+        let live = try LiveServer()
+        let socket = live.session.webSocket(
+            socketURL(live.server, "/ws/deflate"), options: WebSocketOptions(offersCompression: true))
+        // When the client offers it, then the message arrives decompressed, and echoes still work
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("compressed hello"))
+        #expect(try await socket.head.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
+        let offer = live.server.receivedRequests.last?.header("Sec-WebSocket-Extensions")
+        #expect(offer?.hasPrefix("permessage-deflate") == true)
+        try await socket.send(.text("small"))
+        #expect(try await iterator.next() == .text("small"))
+        await socket.close()
+    }
+
+    @Test func compressionIsNotOfferedByDefault() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/deflate"))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("compressed hello"))
+        #expect(live.server.receivedRequests.last?.header("Sec-WebSocket-Extensions") == nil)
+        #expect(try await socket.head.headers["Sec-WebSocket-Extensions"] == nil)
+        await socket.close()
+    }
+
+    @Test func negotiatesASubprotocol() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"), protocols: ["chat", "ferry.v1"])
+        #expect(try await socket.subprotocol == "ferry.v1")
+        let offered = live.server.receivedRequests.last?.header("Sec-WebSocket-Protocol")
+        #expect(offered == "chat, ferry.v1")
+        await socket.close()
+    }
+
+    @Test func aSubprotocolThatWasNotOfferedFailsTheHandshake() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/wrong-protocol"), protocols: ["ferry.v1"])
+        let error = await #expect(throws: FerryError.self) { try await socket.send(.text("x")) }
+        #expect(error?.reason == .transport(.invalidResponse))
+        #expect(error?.response?.statusCode == 101)
+    }
+
+    @Test func interceptorsHeadersAndCookiesReachTheUpgrade() async throws {
+        // Given a session with an interceptor, an authentication interceptor and a cookie for the server
+        let jar = CookieJar()
+        let live = try LiveServer { configuration in
+            configuration.interceptors = [
+                TraceHeaderAdapter(), AuthenticationInterceptor(credential: .bearer("token-1")) { _ in .bearer("x") },
+            ]
+            configuration.cookieJar = jar
+        }
+        _ = jar.store(setCookieFields: ["session=abc"], for: live.server.url("/"))
+        // When the socket opens
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"), headers: ["X-Extra": "1"])
+        _ = try await socket.head
+        // Then the upgrade request carried what the pipeline added
+        let upgrade = try #require(live.server.receivedRequests.last)
+        #expect(upgrade.path == "/ws/echo")
+        #expect(upgrade.header("traceparent")?.hasPrefix("00-0af7651916cd43dd8448eb211c80319c") == true)
+        #expect(upgrade.header("Authorization") == "Bearer token-1")
+        #expect(upgrade.header("Cookie") == "session=abc")
+        #expect(upgrade.header("X-Extra") == "1")
+        await socket.close()
+    }
+
+    @Test(arguments: [401, 404]) func aRefusedUpgradeIsAFerryErrorWithTheStatus(status: Int) async throws {
+        let live = try LiveServer()
+        let path = status == 404 ? "/no/such/socket" : "/status/\(status)"
+        let socket = live.session.webSocket(socketURL(live.server, path))
+        let error = await #expect(throws: FerryError.self) {
+            for try await _ in socket.messages {}
+        }
+        #expect(error?.reason == .unacceptableStatus(status))
+        #expect(error?.response?.statusCode == status)
+        #expect(error?.request?.url.path == path)
+        if status == 404 {
+            #expect(error?.bodyPrefix.map { String(decoding: $0, as: UTF8.self) }?.contains("not found") == true)
+        }
+    }
+
+    @Test func cancellingTheReadingTaskClosesWith1001() async throws {
+        // Given a reader waiting on a socket the server keeps quiet on
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+        _ = try await socket.head
+        let reader = Task { () -> FerryError.Reason? in
+            do {
+                for try await _ in socket.messages {}
+                return nil
+            } catch let error as FerryError {
+                return error.reason
+            } catch {
+                return nil
+            }
+        }
+        // When its task is cancelled
+        reader.cancel()
+        // Then the reader gets a cancellation, and the socket closes with 1001
+        #expect(await reader.value == .cancelled)
+        await socket.close()
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1001])
+        #expect(await socket.closeFrame?.code == .goingAway)
+    }
+
+    @Test func lettingTheLastCopyGoClosesWith1001() async throws {
+        // Given an open socket whose only copy is in a function that returns
+        let live = try LiveServer()
+        func openAndForget() async throws {
+            let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+            try await socket.send(.text("hello"))
+        }
+        try await openAndForget()
+        // Then the socket is closed with 1001 (going away) once the task is gone
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [1001])
+    }
+
+    @Test func sendingAfterCloseFails() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+        try await socket.send(.text("one"))
+        await socket.close(code: WebSocketCloseCode(rawValue: 4001), reason: "done")
+        let error = await #expect(throws: FerryError.self) { try await socket.send(.text("two")) }
+        if case .webSocketClosed = error?.reason {} else { Issue.record("unexpected \(String(describing: error))") }
+        let closeCodes = await live.server.closeCodes(count: 1)
+        #expect(closeCodes == [4001])
+    }
+
+    @Test func aServerThatNeverAnswersTheUpgradeTimesOut() async throws {
+        // Given a server that accepts the connection and never answers, and a short idle timeout
+        let live = try LiveServer { $0.idleTimeout = .milliseconds(300) }
+        let socket = live.session.webSocket(socketURL(live.server, "/fault/stall-headers"))
+        // When the socket is used, then the handshake fails with the idle timeout instead of hanging
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .timedOut(.idle))
+        #expect(error?.localizedDescription.contains("idle timeout") == true)
+    }
+
+    @Test func aConnectionRefusedIsATransportError() async throws {
+        let session = Session()
+        let port = try RefusingPort()
+        let socket = session.webSocket("ws://127.0.0.1:\(port.port)/ws/echo")
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .transport(.cannotConnect))
+    }
+}
+#endif
