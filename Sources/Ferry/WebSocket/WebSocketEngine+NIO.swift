@@ -112,7 +112,7 @@ enum WebSocketEngine {
             let head = response(responseHead, url: url)
             cookieJar?.storeCookies(of: head, for: url)
             if let chosen = head.headers["Sec-WebSocket-Protocol"] {
-                let offered = WebSocketTask.protocols(in: request.headers)
+                let offered = request.headers.listElements(for: "Sec-WebSocket-Protocol")
                 guard offered.contains(chosen) else {
                     try? await channel.channel.close()
                     throw FerryError(

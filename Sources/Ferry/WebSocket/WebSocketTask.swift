@@ -81,13 +81,6 @@ public struct WebSocketTask: Sendable {
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
         await connection.close(code: code, reason: String(decoding: Array(reason.utf8.prefix(123)), as: UTF8.self))
     }
-
-    /// The subprotocols a request's `Sec-WebSocket-Protocol` fields offer, in order.
-    static func protocols(in headers: HTTPHeaders) -> [String] {
-        headers.values(for: "Sec-WebSocket-Protocol").flatMap { value in
-            value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }.filter { !$0.isEmpty }
-    }
 }
 
 /// Closes a socket with 1001 (going away) when the last copy of its task goes away.
