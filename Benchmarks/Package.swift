@@ -5,6 +5,7 @@ import PackageDescription
 //
 // - TransferBench: memory and progress cost of Ferry's transfers (run-transfers.sh).
 // - ThroughputBench: Ferry against raw URLSession and raw AsyncHTTPClient, side by side (run-throughput.sh).
+// - WebSocketBench: Ferry's WebSocket against swift-websocket's client, and an echo server (run-websocket.sh).
 // - FerryPipeline: allocations and instructions per request on the in-memory transport, with checked-in
 //   thresholds (`swift package benchmark`, ordo-one/benchmark; sources under Benchmarks/, as it requires).
 // - PipelineInstructions: the same scenarios (PipelineScenarios) under callgrind, for instruction counts where the
@@ -25,11 +26,13 @@ let package = Package(
     name: "FerryBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Ferry", path: "../", traits: ["AsyncHTTPClient"]),
+        .package(name: "Ferry", path: "../", traits: ["AsyncHTTPClient", "WebSocket"]),
         // MallocInterposer only: the default trait set also pulls in a runtime interposer on Linux with Swift 6.3.
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", .upToNextMinor(from: "1.6.2")),
     ] + peerPackages,
     targets: [
         .executableTarget(
@@ -46,6 +49,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ] + peerProducts,
             swiftSettings: peerSettings
+        ),
+        .executableTarget(
+            name: "WebSocketBench",
+            dependencies: [
+                .product(name: "Ferry", package: "Ferry"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "PipelineScenarios",
