@@ -11,6 +11,9 @@ actor WebSocketConnection {
     }
 
     private var state = State.idle
+    /// The open socket, once the handshake succeeded: sending and reading find it here without entering the actor.
+    /// (Benchmarks/README.md, "WebSockets": an actor hop per message cost parallel-32 about a fifth of its rate.)
+    private nonisolated let opened = Locked<WebSocketEngine.Open?>(nil)
     /// Where messages, close requests and the end meet; reached synchronously by cancellation and `deinit`.
     nonisolated let inbox = WebSocketInbox()
     private let pipeline: Pipeline
@@ -45,16 +48,21 @@ actor WebSocketConnection {
                     throw FerryError.webSocketTraitMissing(request: try? request.get())
                 }
                 if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
-                let adapted = try await pipeline.prepareWebSocket(try request.get())
+                let (options, cookieJar, inbox) = (options, pipeline.configuration.cookieJar, inbox)
                 result = .success(
-                    try await WebSocketEngine.connect(
-                        adapted, options: options, cookieJar: pipeline.configuration.cookieJar, inbox: inbox))
+                    try await pipeline.webSocketHandshake(try request.get()) { sent throws(FerryError) in
+                        try await WebSocketEngine.connect(sent, options: options, cookieJar: cookieJar, inbox: inbox)
+                    } head: {
+                        $0.head
+                    })
             } catch {
                 result = .failure(error)
             }
             guard case .connecting(let waiters) = state else { preconditionFailure("WebSocketConnection: state") }
             switch result {
-            case .success(let open): state = .open(open)
+            case .success(let open):
+                state = .open(open)
+                opened.withLock { $0 = open }
             case .failure(let error):
                 state = .failed(error)
                 inbox.finish(.failure(error), closeFrame: nil)
@@ -64,11 +72,17 @@ actor WebSocketConnection {
         }
     }
 
+    /// The open socket: at once when the handshake is done, else through ``open()``.
+    nonisolated func ready() async throws(FerryError) -> WebSocketEngine.Open {
+        if let open = opened.withLock({ $0 }) { return open }
+        return try await open()
+    }
+
     /// Sends a frame, opening the socket first when needed.
     /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)`` once the
     ///   socket is closing or closed.
-    func send(_ frame: WebSocketEngine.OutgoingFrame) async throws(FerryError) {
-        let open = try await open()
+    nonisolated func send(_ frame: WebSocketEngine.OutgoingFrame) async throws(FerryError) {
+        let open = try await ready()
         if inbox.isClosing || inbox.hasEnded {
             throw FerryError(
                 .webSocketClosed(inbox.closeFrame?.code ?? .normalClosure), request: open.request, response: open.head)

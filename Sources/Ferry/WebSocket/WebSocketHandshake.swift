@@ -1,11 +1,8 @@
 import Foundation
 
-/// The upgrade request's way through Ferry before an engine connects: the URL mapped and checked, the session's
-/// default headers, its interceptors (an ``AuthenticationInterceptor``'s token, a `traceparent`) and its cookie jar.
-///
-/// The engine bounds the handshake by the request's idle timeout. Not yet through the pipeline: redirects (a 3xx is a
-/// refused upgrade), retries, the total timeout, the limits on requests in flight, `EventMonitor`s, the timeline,
-/// logging, metrics and tracing.
+/// The upgrade request's URL in Ferry's terms: `ws`/`wss` read as `http`/`https` on the way in (so that a WebSocket
+/// URL resolves and is checked as any request's is), and back on the way out. The handshake itself is
+/// ``Pipeline/webSocketHandshake(_:connect:head:)``.
 enum WebSocketHandshake {
     /// `ws` → `http` and `wss` → `https`, so that a WebSocket URL resolves and is checked as any request's URL is.
     /// Other URLs are left as they are.
@@ -15,6 +12,11 @@ enum WebSocketHandshake {
         if let string = url as? String { return mapped(string) }
         if let url = url as? URL { return URL(string: mapped(url.absoluteString)) ?? url }
         return url
+    }
+
+    /// A redirect's `Location`, with a `ws`/`wss` scheme read as `http`/`https`.
+    static func httpLocation(_ location: String) -> String {
+        mapped(location.trimmingCharacters(in: .whitespaces))
     }
 
     /// The string with a `ws`/`wss` scheme (any case) replaced by `http`/`https`.
@@ -39,11 +41,11 @@ enum WebSocketHandshake {
 
 extension Pipeline {
     /// Prepares and adapts a WebSocket's upgrade request: defaults, the checked URL, the interceptors (attempt 1),
-    /// the headers checked again, then the cookie jar's cookies.
+    /// the headers checked again. The cookie jar's cookies are added to each hop as it is sent.
     /// - Parameter request: The request as `Session.webSocket` built it.
-    /// - Returns: The request to send.
+    /// - Returns: The request to send, and whether any interceptor saw it.
     /// - Throws: ``FerryError``: an invalid URL or header, an interceptor's failure.
-    func prepareWebSocket(_ request: Request) async throws(FerryError) -> Request {
+    func prepareWebSocket(_ request: Request) async throws(FerryError) -> (request: Request, adapted: Bool) {
         let prepared = try prepare(request)
         var adapted = prepared.request
         for interceptor in prepared.interceptors {
@@ -65,6 +67,6 @@ extension Pipeline {
         guard let scheme = adapted.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw FerryError(.invalidURL("a WebSocket URL is ws, wss, http or https"), request: adapted)
         }
-        return configuration.cookieJar.map { $0.addingCookies(to: adapted) } ?? adapted
+        return (adapted, !prepared.interceptors.isEmpty)
     }
 }

@@ -31,7 +31,7 @@ public struct WebSocketMessages: AsyncSequence, Sendable {
         }
 
         private static func read(_ task: WebSocketTask) async throws(FerryError) -> WebSocketMessage? {
-            _ = try await task.connection.open()
+            _ = try await task.connection.ready()
             return try await task.connection.inbox.next()
         }
     }

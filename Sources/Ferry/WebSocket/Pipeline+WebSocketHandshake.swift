@@ -1,0 +1,96 @@
+import Foundation
+
+extension Pipeline {
+    /// A WebSocket's handshake as one request of the session: prepared and adapted (``prepareWebSocket(_:)``), each
+    /// hop given to the observers (tracing adds its `traceparent`) and the cookie jar before `connect` sends it,
+    /// redirects followed under the session's ``RedirectPolicy`` (RFC 6455 §4.1 lets a client follow them), and
+    /// the session's ``EventMonitor``s, logging, metrics and tracing told of each step and of the end, with a
+    /// ``Timeline``.
+    ///
+    /// Not part of it: retries, the total timeout (the engine bounds the handshake by the idle timeout) and the
+    /// limit on requests in flight (a socket is not a request in flight).
+    /// - Parameters:
+    ///   - request: The upgrade request as `Session.webSocket` made it.
+    ///   - connect: Sends one hop's request and returns the open socket, or throws; a refused upgrade throws
+    ///     ``FerryError/Reason/unacceptableStatus(_:)`` with the response head.
+    ///   - head: The `101` response of an open socket.
+    /// - Returns: The open socket.
+    /// - Throws: ``FerryError``: preparation, an interceptor, `connect`, or too many redirects.
+    func webSocketHandshake<Socket>(
+        _ request: Request, connect: (Request) async throws(FerryError) -> Socket, head: (Socket) -> HTTPResponse
+    ) async throws(FerryError) -> Socket {
+        let id = RequestID.next()
+        let startDate = Date()
+        let start = ContinuousClock.now
+        var urls: [URL] = []
+        var current = request
+        var redirects = 0
+        observers.observe(.created(request), id: id)
+        observers.started(request, id: id)
+
+        func end(_ response: HTTPResponse?, _ error: FerryError?) {
+            let now = ContinuousClock.now
+            let completion = RequestCompletion(
+                request: current, response: response, error: error,
+                metrics: Metrics(redirectCount: redirects, urls: urls),
+                timeline: Timeline(
+                    startDate: startDate, requestStart: start, firstResponseByte: response == nil ? nil : now,
+                    requestCompleted: now))
+            observers.observe(error?.isCancellation == true ? .cancelled(completion) : .completed(completion), id: id)
+        }
+
+        do throws(FerryError) {
+            let prepared = try await prepareWebSocket(request)
+            current = prepared.request
+            if prepared.adapted { observers.observe(.adapted(current, attempt: 1), id: id) }
+            observers.observe(.attemptStarted(current, attempt: 1), id: id)
+            let policy = request.redirectPolicy ?? configuration.redirectPolicy
+            while true {
+                urls.append(current.url)
+                var sent = current
+                observers.willSend(&sent, id: id)
+                // The jar's cookies go on what is sent, so that each hop gets those for its own URL.
+                sent = configuration.cookieJar.map { $0.addingCookies(to: sent) } ?? sent
+                let socket: Socket
+                do throws(FerryError) {
+                    socket = try await connect(sent)
+                } catch {
+                    guard case .unacceptableStatus = error.reason, let refused = error.response else { throw error }
+                    observers.observe(.responseHead(refused, attempt: 1), id: id)
+                    guard let next = Self.redirect(after: refused, from: current, policy: policy) else { throw error }
+                    guard redirects < policy.limit else {
+                        throw FerryError(.tooManyRedirects(limit: policy.limit), request: sent, response: refused)
+                    }
+                    observers.observe(.redirect(refused, next: next), id: id)
+                    redirects += 1
+                    current = next
+                    continue
+                }
+                let accepted = head(socket)
+                observers.observe(.responseHead(accepted, attempt: 1), id: id)
+                end(accepted, nil)
+                return socket
+            }
+        } catch {
+            end(error.response, error)
+            throw error
+        }
+    }
+
+    /// The next upgrade request after a refusal, when `policy` follows it: the `Location` may say `ws` or `wss`
+    /// (read as `http` and `https`); a redirect to another origin drops the credentials, as for any request.
+    private static func redirect(after refused: HTTPResponse, from request: Request, policy: RedirectPolicy) -> Request?
+    {
+        var head = refused
+        // The refusal reports the `ws` URL; the policy resolves `Location` against the URL that was sent.
+        head.url = request.url
+        if let location = head.headers["Location"] {
+            head.headers.update(name: "Location", value: WebSocketHandshake.httpLocation(location))
+        }
+        guard var next = policy.nextRequest(after: head, to: request) else { return nil }
+        // The method stays GET (a 303 makes it GET anyway); a request may carry no body.
+        next.method = .get
+        next.body = nil
+        return next
+    }
+}
