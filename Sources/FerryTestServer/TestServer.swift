@@ -74,6 +74,10 @@ public final class TestServer: Sendable {
     /// its close handshake complete finds its code here.
     public var receivedCloseCodes: [Int] { core.closeCodes.codes }
 
+    /// How many WebSocket pings clients sent to the `/ws/…` endpoints (answered with a pong, except on
+    /// `/ws/no-pong`).
+    public var receivedPingCount: Int { core.pingCount.withLock { $0 } }
+
     /// Waits until clients have sent at least `count` WebSocket close frames, for a test whose client may end before
     /// the server has read its close frame.
     /// - Parameters:

@@ -80,13 +80,14 @@ enum WebSocketEngine {
             }
             let head = upgradeHead
             let limit = options.maximumMessageSize
+            let keepAlive = options.keepAliveInterval
             let future = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
                 .connect(host: bareHost, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try configure(
                             channel, head: head, tlsHost: usesTLS ? bareHost : nil, maximumMessageSize: limit,
-                            inbox: inbox, deadline: deadline)
+                            keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
                     }
                 }
             upgrade = try await future.get()
@@ -178,7 +179,10 @@ enum WebSocketEngine {
         ready: AsyncStream<WebSocketOutboundWriter>.Continuation
     ) async {
         let configuration = WebSocketHandler.Configuration(
-            extensions: extensions, autoPing: .disabled, closeTimeout: options.closeTimeout, validateUTF8: true,
+            extensions: extensions,
+            // Ferry's KeepAliveHandler pings instead: it sees pongs even while nobody reads messages.
+            autoPing: .disabled,
+            closeTimeout: options.closeTimeout, validateUTF8: true,
             maxFrameSize: options.maximumMessageSize)
         let logger = Logger(label: "Ferry.WebSocket", factory: { _ in SwiftLogNoOpLogHandler() })
         let limit = options.maximumMessageSize
@@ -276,7 +280,7 @@ enum WebSocketEngine {
     /// that collects the response.
     private static func configure(
         _ channel: any Channel, head: HTTPRequestHead, tlsHost: String?, maximumMessageSize: Int,
-        inbox: WebSocketInbox, deadline: HandshakeDeadline
+        keepAliveInterval: Duration?, inbox: WebSocketInbox, deadline: HandshakeDeadline
     ) throws -> EventLoopFuture<Upgrade> {
         if let tlsHost {
             let context = try NIOSSLContext(configuration: .makeClientConfiguration())
@@ -291,6 +295,9 @@ enum WebSocketEngine {
         ) { channel, responseHead in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(FrameFaultRecorder(inbox: inbox))
+                if let interval = keepAliveInterval {
+                    try channel.pipeline.syncOperations.addHandler(KeepAliveHandler(interval: interval, inbox: inbox))
+                }
                 let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                     wrappingChannelSynchronously: channel)
                 return Upgrade.upgraded(asyncChannel, responseHead)
@@ -432,6 +439,69 @@ private final class RefusedUpgradeCollector: ChannelInboundHandler {
             promise.fail(ChannelError.inputClosed)
         }
         context.close(promise: nil)
+    }
+}
+
+/// Keep-alive pings on the event loop: every `interval` a ping, unless the last one is still unanswered, in which case
+/// the peer is taken for gone: the inbox notes 1001 (going away), a close frame with that code goes out and the
+/// connection closes. Sitting in the channel's pipeline, it sees every pong the socket reads, whether or not anyone
+/// is reading messages (until the channel's inbound buffer is full and reading pauses).
+private final class KeepAliveHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let interval: TimeAmount
+    private let inbox: WebSocketInbox
+    private var unanswered = false
+    private var timer: RepeatedTask?
+
+    init(interval: Duration, inbox: WebSocketInbox) {
+        self.interval = TimeAmount(interval)
+        self.inbox = inbox
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            let (handler, context) = bound.value
+            handler.tick(context: context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if unwrapInboundIn(data).opcode == .pong { unanswered = false }
+        context.fireChannelRead(data)
+    }
+
+    private func tick(context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        guard !unanswered else {
+            timer?.cancel()
+            timer = nil
+            inbox.noteFault(.goingAway)
+            var payload = context.channel.allocator.buffer(capacity: 2)
+            payload.write(webSocketErrorCode: .goingAway)
+            let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        unanswered = true
+        let ping = WebSocketFrame(
+            fin: true, opcode: .ping, maskKey: .random(), data: context.channel.allocator.buffer(string: "ferry"))
+        context.writeAndFlush(wrapOutboundOut(ping), promise: nil)
     }
 }
 

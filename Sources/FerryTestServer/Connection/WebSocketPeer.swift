@@ -11,6 +11,7 @@ import Foundation
 ///   `/ws/oversize-fragmented?size=N` sends them in 512-byte fragments.
 /// - `/ws/close?code=N`: sends a close frame with code `N` (1000 by default) and reason `bye`.
 /// - `/ws/ping`: sends a ping `are you there`, then `pong: are you there` when the pong matches (`no pong` if not).
+/// - `/ws/no-pong`: echoes as `/ws/echo` does, but never answers a ping: a peer that has gone quiet.
 /// - `/ws/wrong-protocol`: accepts with the subprotocol `nonsense`, whatever was offered.
 /// - `/ws/deflate`: accepts `permessage-deflate` when offered and first sends `compressed hello` compressed (DEFLATE
 ///   stored blocks, RSV1 set); uncompressed when it was not offered. The client's messages must stay uncompressed.
@@ -36,7 +37,7 @@ struct WebSocketPeer {
         do {
             try accept(request)
             let closed = try script(request, reader: &reader)
-            try echo(reader: &reader, closeSent: closed)
+            try echo(reader: &reader, closeSent: closed, answersPings: request.path != "/ws/no-pong")
             return .close
         } catch {
             return .abandon
@@ -118,8 +119,8 @@ struct WebSocketPeer {
     }
 
     /// Echoes messages until the client's close frame, which is recorded and, unless the server sent one first,
-    /// answered with the same code.
-    private func echo(reader: inout SocketReader, closeSent: Bool) throws(ConnectionError) {
+    /// answered with the same code; counts pings, and answers them when `answersPings`.
+    private func echo(reader: inout SocketReader, closeSent: Bool, answersPings: Bool) throws(ConnectionError) {
         var message: (opcode: UInt8, payload: [UInt8])?
         while true {
             let frame = try WebSocketFrame.read(from: &reader)
@@ -129,6 +130,8 @@ struct WebSocketPeer {
                 if !closeSent { try send(.close(code: frame.closeCode == 1005 ? 1000 : frame.closeCode)) }
                 return
             case WebSocketFrame.Opcode.ping:
+                core.pingCount.withLock { $0 += 1 }
+                guard answersPings else { continue }
                 try send(WebSocketFrame(fin: true, opcode: WebSocketFrame.Opcode.pong, payload: frame.payload))
             case WebSocketFrame.Opcode.pong:
                 continue

@@ -59,6 +59,8 @@ final class ServerCore: Sendable {
     var receivedRequests: [TestRequest] { state.withLock { $0.requestLog } }
     /// The WebSocket close codes clients sent.
     let closeCodes = CloseCodeLog()
+    /// How many WebSocket pings clients sent.
+    let pingCount = Locked(0)
 
     func handler(for path: String) -> TestServer.Handler? {
         state.withLock { $0.routes[path] }
