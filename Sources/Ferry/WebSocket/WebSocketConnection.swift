@@ -5,8 +5,8 @@ import Foundation
 actor WebSocketConnection {
     private enum State {
         case idle
-        case connecting([CheckedContinuation<Result<WebSocketEngine.Open, FerryError>, Never>])
-        case open(WebSocketEngine.Open)
+        case connecting([CheckedContinuation<Result<WebSocketOpen, FerryError>, Never>])
+        case open(WebSocketOpen)
         case failed(FerryError)
     }
 
@@ -25,7 +25,7 @@ actor WebSocketConnection {
 
     /// The open socket; the first caller performs the handshake, later ones wait for it.
     /// - Throws: ``FerryError``: the handshake's failure (every caller gets the same one).
-    func open() async throws(FerryError) -> WebSocketEngine.Open {
+    func open() async throws(FerryError) -> WebSocketOpen {
         switch state {
         case .open(let open):
             return open
@@ -39,16 +39,21 @@ actor WebSocketConnection {
             return try result.get()
         case .idle:
             state = .connecting([])
-            let result: Result<WebSocketEngine.Open, FerryError>
+            let result: Result<WebSocketOpen, FerryError>
             do throws(FerryError) {
-                guard WebSocketEngine.isAvailable else {
+                let provider = pipeline.configuration.transport as? any WebSocketProviding
+                guard provider != nil || WebSocketEngine.isAvailable else {
                     throw FerryError.webSocketTraitMissing(request: try? request.get())
                 }
                 if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
                 let adapted = try await pipeline.prepareWebSocket(try request.get())
-                result = .success(
-                    try await WebSocketEngine.connect(
-                        adapted, options: options, cookieJar: pipeline.configuration.cookieJar, inbox: inbox))
+                if let provider {
+                    result = .success(try await open(adapted, on: provider))
+                } else {
+                    result = .success(
+                        try await WebSocketEngine.connect(
+                            adapted, options: options, cookieJar: pipeline.configuration.cookieJar, inbox: inbox))
+                }
             } catch {
                 result = .failure(error)
             }
@@ -64,16 +69,46 @@ actor WebSocketConnection {
         }
     }
 
+    /// Opens the socket through a transport that provides WebSockets, then does what the engine does with its
+    /// answer: the cookies of the head (a refusal's too) go to the jar, and a subprotocol that was not offered fails
+    /// the handshake.
+    private func open(_ request: Request, on provider: any WebSocketProviding) async throws(FerryError) -> WebSocketOpen
+    {
+        let cookieJar = pipeline.configuration.cookieJar
+        let open: WebSocketOpen
+        do {
+            open = try await provider.openWebSocket(request, options: options, inbox: inbox)
+        } catch {
+            let failure = FerryError.mapping(error, cancelled: Task.isCancelled)
+                .adding(request: request, response: nil, body: nil)
+            if let head = failure.response { cookieJar?.storeCookies(of: head, for: request.url) }
+            throw failure
+        }
+        cookieJar?.storeCookies(of: open.head, for: request.url)
+        if let chosen = open.head.headers["Sec-WebSocket-Protocol"],
+            !request.headers.listElements(for: "Sec-WebSocket-Protocol").contains(chosen)
+        {
+            let error = FerryError(
+                .transport(.invalidResponse), request: request, response: open.head,
+                underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
+            // Ending the inbox stops the provider's socket, as the engine closes its channel.
+            inbox.finish(.failure(error), closeFrame: nil)
+            await open.run.value
+            throw error
+        }
+        return open
+    }
+
     /// Sends a frame, opening the socket first when needed.
     /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)`` once the
     ///   socket is closing or closed.
-    func send(_ frame: WebSocketEngine.OutgoingFrame) async throws(FerryError) {
+    func send(_ frame: WebSocketOutgoingFrame) async throws(FerryError) {
         let open = try await open()
         if inbox.isClosing || inbox.hasEnded {
             throw FerryError(
                 .webSocketClosed(inbox.closeFrame?.code ?? .normalClosure), request: open.request, response: open.head)
         }
-        try await WebSocketEngine.send(frame, on: open)
+        try await open.send(frame)
     }
 
     /// Closes the socket with `code` and waits for the close handshake (or its timeout); a socket never opened is

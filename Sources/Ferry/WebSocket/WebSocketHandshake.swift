@@ -37,6 +37,12 @@ enum WebSocketHandshake {
     }
 }
 
+/// Why a handshake that the server accepted is refused by Ferry.
+enum WebSocketHandshakeError: Error {
+    /// The server chose a subprotocol the client did not offer (RFC 6455 §4.1).
+    case unofferedSubprotocol(String)
+}
+
 extension Pipeline {
     /// Prepares and adapts a WebSocket's upgrade request: defaults, the checked URL, the interceptors (attempt 1),
     /// the headers checked again, then the cookie jar's cookies.
