@@ -246,6 +246,13 @@ struct InMemoryWebSocketTests {
         #expect(sendError?.reason == .unacceptableStatus(403))
     }
 
+    @Test func aStubFailureFailsTheUpgradeAsAConnectionFailure() async throws {
+        let socket = session([.get("/chat", .failure(.connectionRefused))]).webSocket("ws://chat.test/chat")
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .transport(.cannotConnect))
+        #expect(error?.request?.url.path == "/chat")
+    }
+
     @Test func anUpgradeNoRouteMatchesFails() async throws {
         let recorder = RequestRecorder()
         let socket = session([.webSocket("/chat", echoServer())], recorder: recorder).webSocket("ws://chat.test/other")
