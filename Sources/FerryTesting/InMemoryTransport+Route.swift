@@ -75,6 +75,16 @@ extension InMemoryTransport {
         /// - Returns: The route.
         public static func delete(_ path: String, _ stub: StubResponse) -> Route { Route(.delete, path) { _ in stub } }
 
+        /// A route that accepts WebSocket upgrades (``/Ferry/Session/webSocket(_:protocols:headers:options:)``) and
+        /// hands each socket to `server`.
+        /// - Parameters:
+        ///   - path: The path pattern.
+        ///   - server: The endpoint.
+        /// - Returns: The route (a `GET`; a request that is not an upgrade gets `426 Upgrade Required`).
+        public static func webSocket(_ path: String, _ server: InMemoryWebSocketServer) -> Route {
+            Route(.get, path) { _ in .webSocket(server) }
+        }
+
         /// Whether the route answers `request`.
         func matches(_ request: Request) -> Bool {
             if let method, method != request.method { return false }

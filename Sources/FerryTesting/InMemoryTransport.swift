@@ -81,15 +81,21 @@ public struct InMemoryTransport: Transport {
     /// - Returns: The stub's head and body.
     /// - Throws: What the handler throws, the stub's ``StubFailure``, or ``/Ferry/FerryError`` when stopped.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
-        let stub: StubResponse
+        try await respond(with: try await stub(for: request, context: context), to: request, context: context)
+    }
+
+    /// The handler's or the route's answer to `request`, recorded; run through `context` when there is one (an HTTP
+    /// request), in the caller's task otherwise (a WebSocket upgrade).
+    private func stub(for request: Request, context: TransportContext?) async throws -> StubResponse {
         switch responder {
         case .waiting(let handler):
             recorder?.record(request)
-            stub = try await context.stoppable { try await handler(request) }
+            guard let context else { return try await handler(request) }
+            return try await context.stoppable { try await handler(request) }
         case .immediate(let respond):
             recorder?.record(request)
-            if let error = context.stopError { throw error }
-            stub = try respond(request)
+            if let error = context?.stopError { throw error }
+            return try respond(request)
         case .routes(let routes):
             guard let route = routes.first(where: { $0.matches(request) }) else {
                 recorder?.record(request, expected: false)
@@ -101,14 +107,15 @@ public struct InMemoryTransport: Transport {
                     request: request)
             }
             recorder?.record(request)
-            stub = try await context.stoppable { try await route.respond(request) }
+            guard let context else { return try await route.respond(request) }
+            return try await context.stoppable { try await route.respond(request) }
         }
-        return try await respond(with: stub, to: request, context: context)
     }
 
     private func respond(
-        with stub: StubResponse, to request: Request, context: TransportContext
+        with answer: StubResponse, to request: Request, context: TransportContext
     ) async throws -> TransportResponse {
+        let stub = answer.webSocketServer == nil ? answer : Self.upgradeRequired(request)
         if stub.delay > .zero {
             try await context.stoppable { try await Task.sleep(for: stub.delay) }
         }
@@ -126,5 +133,34 @@ public struct InMemoryTransport: Transport {
             return TransportResponse(head: head, body: .chunks(stub.chunks))
         }
         return TransportResponse(head: head, body: ResponseBody(StubBodySource(stub, context: context)))
+    }
+}
+
+extension InMemoryTransport: WebSocketProviding {
+    /// The answer of a WebSocket endpoint to a request that is not an upgrade.
+    fileprivate static func upgradeRequired(_ request: Request) -> StubResponse {
+        var stub = StubResponse.text(
+            "InMemoryTransport: \(request.url.path) answers WebSocket upgrades only", statusCode: 426)
+        stub.headers.add(name: "Upgrade", value: "websocket")
+        return stub
+    }
+
+    /// Answers a WebSocket upgrade as an HTTP request is answered (recorded, by the handler or the routes): a
+    /// ``StubResponse/webSocket(_:)`` answer accepts it and runs its ``InMemoryWebSocketServer``; any other answer
+    /// refuses it with its status, headers and body (``/Ferry/FerryError/Reason/unacceptableStatus(_:)``), or fails
+    /// with its ``StubFailure``.
+    package func openWebSocket(
+        _ request: Request, options: WebSocketOptions, inbox: WebSocketInbox
+    ) async throws -> WebSocketOpen {
+        let stub = try await stub(for: request, context: nil)
+        if stub.delay > .zero { try await Task.sleep(for: stub.delay) }
+        if let server = stub.webSocketServer { return server.accept(request, options: options, inbox: inbox) }
+        if let failure = stub.failure, stub.chunks.isEmpty { throw failure.error }
+        let head = HTTPResponse(
+            statusCode: stub.statusCode, headers: stub.headers, url: InMemoryWebSocketServer.webSocketURL(request.url),
+            httpVersion: "HTTP/1.1")
+        throw FerryError(
+            .unacceptableStatus(stub.statusCode), request: request, response: head,
+            body: stub.chunks.reduce(into: Data()) { $0.append($1) })
     }
 }

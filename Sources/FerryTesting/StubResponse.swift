@@ -16,6 +16,8 @@ public struct StubResponse: Sendable {
     /// A transport failure: before the head when there are no chunks (``failure(_:)``), else after the last
     /// chunk (``failing(with:)``).
     public var failure: StubFailure?
+    /// The endpoint that accepts a WebSocket upgrade answered with this stub (``webSocket(_:)``).
+    var webSocketServer: InMemoryWebSocketServer?
 
     /// Creates a response.
     /// - Parameters:
@@ -35,6 +37,16 @@ public struct StubResponse: Sendable {
         self.statusCode = statusCode
         self.headers = headers
         self.chunks = chunks
+    }
+
+    /// An answer that accepts a WebSocket upgrade and hands the socket to `server`; a request that is not an upgrade
+    /// gets `426 Upgrade Required`. Any other stub answering an upgrade refuses it, as a real server's would.
+    /// - Parameter server: The endpoint.
+    /// - Returns: The stub.
+    public static func webSocket(_ server: InMemoryWebSocketServer) -> StubResponse {
+        var stub = StubResponse(statusCode: 101)
+        stub.webSocketServer = server
+        return stub
     }
 
     /// A response with this status and no body.

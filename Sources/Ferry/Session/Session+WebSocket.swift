@@ -5,7 +5,8 @@ extension Session {
     ///
     /// The upgrade request goes through the session first: its base URL, default headers, interceptors and cookie
     /// jar apply (the interceptors see the URL with `http`/`https`). Needs the `WebSocket` package trait; without
-    /// it, the task's first use throws an error that names the trait.
+    /// it, the task's first use throws an error that names the trait (FerryTesting's `InMemoryTransport` opens
+    /// WebSockets in memory in every build).
     /// - Parameters:
     ///   - url: A `ws`, `wss`, `http` or `https` URL (`http`/`https` stand for `ws`/`wss`); relative to the base URL
     ///     when it has no scheme.

@@ -17,7 +17,8 @@ extension Pipeline {
     /// - Returns: The open socket.
     /// - Throws: ``FerryError``: preparation, an interceptor, `connect`, or too many redirects.
     func webSocketHandshake<Socket>(
-        _ request: Request, connect: (Request) async throws(FerryError) -> Socket, head: (Socket) -> HTTPResponse
+        _ request: Request, connect: @Sendable (Request) async throws(FerryError) -> Socket,
+        head: (Socket) -> HTTPResponse
     ) async throws(FerryError) -> Socket {
         let id = RequestID.next()
         let startDate = Date()

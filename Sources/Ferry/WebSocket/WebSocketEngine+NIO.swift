@@ -19,24 +19,6 @@ enum WebSocketEngine {
     /// Whether this build can open a WebSocket.
     static let isAvailable = true
 
-    /// An open socket.
-    struct Open: Sendable {
-        /// The request that was sent.
-        let request: Request
-        /// The `101 Switching Protocols` response.
-        let head: HTTPResponse
-        /// Where frames go.
-        let outbound: WebSocketOutboundWriter
-        /// The task that runs the socket until it ends; its end is in the inbox.
-        let run: Task<Void, Never>
-    }
-
-    /// A frame to send.
-    enum OutgoingFrame: Sendable {
-        case message(WebSocketMessage)
-        case ping(Data)
-    }
-
     /// What the upgrade produced.
     private enum Upgrade: Sendable {
         case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, HTTPResponseHead)
@@ -54,7 +36,7 @@ enum WebSocketEngine {
     ///   the response head and body prefix), a subprotocol the client did not offer.
     static func connect(
         _ request: Request, options: WebSocketOptions, cookieJar: CookieJar?, inbox: WebSocketInbox
-    ) async throws(FerryError) -> Open {
+    ) async throws(FerryError) -> WebSocketOpen {
         let url = request.url
         let usesTLS = url.scheme?.lowercased() == "https"
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
@@ -146,26 +128,31 @@ enum WebSocketEngine {
                 await run.value
                 throw FerryError(.transport(.connectionLost), request: request, response: head)
             }
-            return Open(request: request, head: head, outbound: outbound, run: run)
+            return WebSocketOpen(
+                request: request, head: head,
+                send: { frame throws(FerryError) in
+                    try await send(frame, on: outbound, request: request, head: head)
+                }, run: run)
         }
     }
 
     /// Sends a frame on an open socket.
-    static func send(_ frame: OutgoingFrame, on open: Open) async throws(FerryError) {
+    private static func send(
+        _ frame: WebSocketOutgoingFrame, on outbound: WebSocketOutboundWriter, request: Request, head: HTTPResponse
+    ) async throws(FerryError) {
         do {
             switch frame {
             case .message(.text(let text)):
-                try await open.outbound.write(.text(text))
+                try await outbound.write(.text(text))
             case .message(.binary(let data)):
-                try await open.outbound.write(.binary(ByteBuffer(bytes: data)))
+                try await outbound.write(.binary(ByteBuffer(bytes: data)))
             case .ping(let payload):
-                try await open.outbound.write(
+                try await outbound.write(
                     .custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(bytes: payload.prefix(125)))))
             }
         } catch {
             throw FerryError(
-                .webSocketClosed(.abnormalClosure), request: open.request, response: open.head,
-                underlyingError: error)
+                .webSocketClosed(.abnormalClosure), request: request, response: head, underlyingError: error)
         }
     }
 
@@ -374,12 +361,6 @@ final class HandshakeDeadline: Sendable {
     func expire() {
         expired.withLock { $0 = true }
     }
-}
-
-/// Why a handshake that the server accepted is refused by Ferry.
-enum WebSocketHandshakeError: Error {
-    /// The server chose a subprotocol the client did not offer (RFC 6455 §4.1).
-    case unofferedSubprotocol(String)
 }
 
 /// The head and the first bytes of the body of a response that refused the upgrade.

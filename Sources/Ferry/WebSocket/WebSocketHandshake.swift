@@ -39,6 +39,12 @@ enum WebSocketHandshake {
     }
 }
 
+/// Why a handshake that the server accepted is refused by Ferry.
+enum WebSocketHandshakeError: Error {
+    /// The server chose a subprotocol the client did not offer (RFC 6455 §4.1).
+    case unofferedSubprotocol(String)
+}
+
 extension Pipeline {
     /// Prepares and adapts a WebSocket's upgrade request: defaults, the checked URL, the interceptors (attempt 1),
     /// the headers checked again. The cookie jar's cookies are added to each hop as it is sent.

@@ -144,10 +144,18 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
 }
 
 /// What a WebSocket's consumer gets: a message, the end (`nil`), or the error that ended the socket.
-typealias WebSocketDelivery = Result<WebSocketMessage?, FerryError>
+package typealias WebSocketDelivery = Result<WebSocketMessage?, FerryError>
 
 /// A close to send: its code and reason.
-struct WebSocketCloseRequest: Equatable, Sendable {
-    var code: WebSocketCloseCode
-    var reason: String
+package struct WebSocketCloseRequest: Equatable, Sendable {
+    /// The close code.
+    package var code: WebSocketCloseCode
+    /// The close reason.
+    package var reason: String
+
+    /// Creates a close request.
+    package init(code: WebSocketCloseCode, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
 }

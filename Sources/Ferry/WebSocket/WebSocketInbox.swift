@@ -1,7 +1,7 @@
 /// The meeting point of a WebSocket's consumer, reader and closer (see ``WebSocketInboxStateMachine``): the state
 /// behind a lock, because cancellation handlers and `deinit` reach it synchronously, and every continuation resumed
 /// after the lock is released.
-final class WebSocketInbox: Sendable {
+package final class WebSocketInbox: Sendable {
     private typealias Machine = WebSocketInboxStateMachine<
         CheckedContinuation<WebSocketDelivery, Never>, CheckedContinuation<Bool, Never>,
         CheckedContinuation<WebSocketCloseRequest?, Never>
@@ -30,24 +30,24 @@ final class WebSocketInbox: Sendable {
     }
 
     /// Waits until a message is wanted. - Returns: `true` to read one, `false` to stop reading.
-    func readerWaits() async -> Bool {
+    package func readerWaits() async -> Bool {
         await withCheckedContinuation { continuation in
             apply(state.withLock { $0.readerWaits(continuation) })
         }
     }
 
     /// Hands a message to the waiting consumer.
-    func deliver(_ message: WebSocketMessage) {
+    package func deliver(_ message: WebSocketMessage) {
         apply(state.withLock { $0.deliver(message) })
     }
 
     /// Says that the reader stopped.
-    func readerStopped() {
+    package func readerStopped() {
         apply(state.withLock { $0.readerStopped() })
     }
 
     /// Waits for a close to send; `nil` when the reader stopped without one.
-    func closerWaits() async -> WebSocketCloseRequest? {
+    package func closerWaits() async -> WebSocketCloseRequest? {
         await withCheckedContinuation { continuation in
             apply(state.withLock { $0.closerWaits(continuation) })
         }
@@ -64,21 +64,21 @@ final class WebSocketInbox: Sendable {
     }
 
     /// Whether a close was requested.
-    var isClosing: Bool { state.withLock { $0.isClosing } }
+    package var isClosing: Bool { state.withLock { $0.isClosing } }
 
     /// Ends the socket for everyone.
     /// - Parameters:
     ///   - end: What the consumer gets from now on.
     ///   - closeFrame: The close frame that ended the socket, if any.
-    func finish(_ end: WebSocketDelivery, closeFrame: WebSocketClose?) {
+    package func finish(_ end: WebSocketDelivery, closeFrame: WebSocketClose?) {
         apply(state.withLock { $0.finish(end, closeFrame: closeFrame) })
     }
 
     /// The close frame that ended the socket; `nil` while it is open or when it ended without one.
-    var closeFrame: WebSocketClose? { state.withLock { $0.closeFrame } }
+    package var closeFrame: WebSocketClose? { state.withLock { $0.closeFrame } }
 
     /// Whether the socket ended.
-    var hasEnded: Bool { state.withLock { $0.end != nil } }
+    package var hasEnded: Bool { state.withLock { $0.end != nil } }
 
     /// Notes what a protocol handler below the engine saw go wrong; the first fault is kept.
     func noteFault(_ code: WebSocketCloseCode) {

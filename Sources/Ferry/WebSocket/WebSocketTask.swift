@@ -25,7 +25,8 @@ import Foundation
 /// (1001).
 ///
 /// Needs the `WebSocket` package trait: without it, every use throws at once an error whose message names the
-/// trait.
+/// trait, except on FerryTesting's `InMemoryTransport`, whose `InMemoryWebSocketServer` serves WebSockets in memory
+/// in every build.
 public struct WebSocketTask: Sendable {
     let connection: WebSocketConnection
     let lifetime: WebSocketLifetime
