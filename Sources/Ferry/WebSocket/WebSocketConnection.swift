@@ -50,11 +50,12 @@ actor WebSocketConnection {
                 }
                 if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
                 let (options, cookieJar, inbox) = (options, pipeline.configuration.cookieJar, inbox)
+                let transport = pipeline.configuration.transport
                 result = .success(
                     try await pipeline.webSocketHandshake(try request.get()) { sent throws(FerryError) in
                         if let provider { return try await self.open(sent, on: provider) }
                         return try await WebSocketEngine.connect(
-                            sent, options: options, cookieJar: cookieJar, inbox: inbox)
+                            sent, options: options, transport: transport, cookieJar: cookieJar, inbox: inbox)
                     } head: {
                         $0.head
                     })

@@ -35,10 +35,12 @@ enum WebSocketEngine {
     /// - Throws: ``FerryError``: no connection, a refused upgrade (``FerryError/Reason/unacceptableStatus(_:)`` with
     ///   the response head and body prefix), a subprotocol the client did not offer.
     static func connect(
-        _ request: Request, options: WebSocketOptions, cookieJar: CookieJar?, inbox: WebSocketInbox
+        _ request: Request, options: WebSocketOptions, transport: any Transport, cookieJar: CookieJar?,
+        inbox: WebSocketInbox
     ) async throws(FerryError) -> WebSocketOpen {
         let url = request.url
         let usesTLS = url.scheme?.lowercased() == "https"
+        let tls = try tlsConfiguration(for: request, transport: transport)
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
             throw FerryError(.invalidURL("\"\(url.absoluteString)\" has no host"), request: request)
         }
@@ -68,7 +70,7 @@ enum WebSocketEngine {
                 .connect(host: bareHost, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try configure(
-                            channel, head: head, tlsHost: usesTLS ? bareHost : nil, maximumMessageSize: limit,
+                            channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
                             keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
                     }
                 }
@@ -134,6 +136,19 @@ enum WebSocketEngine {
                     try await send(frame, on: outbound, request: request, head: head)
                 }, run: run)
         }
+    }
+
+    /// The TLS configuration of a `wss` connection: the session's transport decides (AsyncHTTPClient's policy, which
+    /// also refuses a proxy it would use); on any other transport, the system's trust roots.
+    private static func tlsConfiguration(
+        for request: Request, transport: any Transport
+    ) throws(FerryError) -> TLSConfiguration {
+        #if AsyncHTTPClient
+        if let transport = transport as? AsyncHTTPClientTransport {
+            return try transport.webSocketTLSConfiguration(for: request)
+        }
+        #endif
+        return .makeClientConfiguration()
     }
 
     /// Sends a frame on an open socket.
@@ -266,11 +281,11 @@ enum WebSocketEngine {
     /// Sets up a new channel: TLS when asked, HTTP/1.1 with the WebSocket upgrader, and for a refusal a handler
     /// that collects the response.
     private static func configure(
-        _ channel: any Channel, head: HTTPRequestHead, tlsHost: String?, maximumMessageSize: Int,
+        _ channel: any Channel, head: HTTPRequestHead, tls: (TLSConfiguration, host: String)?, maximumMessageSize: Int,
         keepAliveInterval: Duration?, inbox: WebSocketInbox, deadline: HandshakeDeadline
     ) throws -> EventLoopFuture<Upgrade> {
-        if let tlsHost {
-            let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+        if let (configuration, tlsHost) = tls {
+            let context = try NIOSSLContext(configuration: configuration)
             let serverName = isIPAddress(tlsHost) ? nil : tlsHost
             try channel.pipeline.syncOperations.addHandler(
                 try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
@@ -336,7 +351,7 @@ enum WebSocketEngine {
         let failure: FerryError.TransportFailure =
             switch error {
             case is NIOConnectionError, is ChannelError: .cannotConnect
-            case is NIOSSLError: .secureConnectionFailed
+            case is NIOSSLError, is NIOSSLExtraError: .secureConnectionFailed
             case let error as IOError where error.errnoCode == ECONNREFUSED: .cannotConnect
             default: .invalidResponse
             }

@@ -61,14 +61,14 @@ public final class AsyncHTTPClientTransport: Transport {
     let proxy: ProxyPolicy?
     /// The TLS policy whose ``TLSPolicy/perHost`` entries pick a client per host; `nil` when it has none (the
     /// policy, if any, is ``client``'s own configuration).
-    private let perHostTLS: TLSPolicy?
+    let perHostTLS: TLSPolicy?
     /// Whether a request may need another client than ``client``: a proxy that depends on the URL or is always
     /// used, or per-host TLS. Decided once, so that a transport without either does no lookup per request.
     private let choosesClientPerRequest: Bool
     /// The environment's proxy variables, read once, for ``ProxyPolicy/environment``.
-    private let environmentProxies: EnvironmentProxySettings
+    let environmentProxies: EnvironmentProxySettings
     /// The configuration another client starts from.
-    private let configuration: HTTPClient.Configuration
+    let configuration: HTTPClient.Configuration
     /// A client per proxy and per-host TLS policy in use besides ``client``'s, made on first use.
     private let otherClients = Locked([ClientKey: HTTPClient]())
 
