@@ -15,7 +15,7 @@ enum Usage {
 
         Opens a WebSocket (as websocat or wscat do) and connects it to the terminal or a pipe: each line of standard
         input goes out as a text message, each message from the server is printed on a line of its own on standard
-        output. The upgrade's response head and notes go to standard error, as for any ferry request.
+        output. The 101 response head and notes go to standard error, as for any ferry request (-q hides them).
 
         URL     ws://, wss://, http:// (for ws://) or https:// (for wss://); ferry's shorthand works too:
                 `ferry ws :8080/chat` is ws://localhost:8080/chat.
@@ -40,8 +40,8 @@ enum Usage {
           -a, --auth USER[:PASS]|TOKEN, -A, --auth-type basic|bearer   credentials for the upgrade request
               --session NAME|PATH, --session-read-only NAME|PATH       headers and cookies, as for requests
           -H, --header 'Name: value'   a header for the upgrade request
-          -v, --verbose                show the upgrade request (Sec-WebSocket-Key is made when connecting) and
-                                       the 101 response
+          -v, --verbose                show the upgrade request too (its Sec-WebSocket-Key is made when
+                                       connecting) and the subprotocol chosen
           -q, --quiet                  nothing on standard error but errors
           -p, --print Hhb              H upgrade request, h 101 response, b messages; all on standard output
               --offline                print the upgrade request and send nothing
