@@ -6,7 +6,7 @@ public enum FerryCLI {
     /// Runs `ferry` with these arguments.
     /// - Parameter arguments: The arguments, without the program name.
     /// - Returns: The exit status, httpie's: 0 success, 1 failure, 2 usage or timeout, 3–5 status classes with
-    ///   `--check-status`, 6 too many redirects.
+    ///   `--check-status`, 6 too many redirects, 130 `ferry ws` interrupted with Ctrl-C.
     public static func run(_ arguments: [String]) async -> Int32 {
         let options: Options
         do {
@@ -20,7 +20,8 @@ public enum FerryCLI {
         }
         let console = Console.standard(usesColor: options.usesColor)
         if options.showsHelp {
-            console.out.write((options.isDemo ? Usage.demoText : Usage.text) + "\n")
+            let text = options.isDemo ? Usage.demoText : options.isWebSocket ? Usage.webSocketText : Usage.text
+            console.out.write(text + "\n")
             return ExitCode.success.rawValue
         }
         if options.showsVersion {
@@ -38,7 +39,8 @@ public enum FerryCLI {
         do {
             if let name = options.session {
                 session = try SessionFile(
-                    path: SessionFile.location(for: name, url: try URLShorthand.expand(options.url)))
+                    path: SessionFile.location(
+                        for: name, url: try URLShorthand.expand(options.url, webSocket: options.isWebSocket)))
             }
             plan = try RequestPlan(
                 options: options, sessionHeaders: session?.headers ?? [:],

@@ -128,8 +128,9 @@ actor WebSocketConnection {
     }
 
     /// Closes the socket with `code` and waits for the close handshake (or its timeout); a socket never opened is
-    /// only marked closed.
-    func close(code: WebSocketCloseCode, reason: String) async {
+    /// only marked closed. With `draining`, the consumer still gets the messages the server sent before its close
+    /// frame.
+    func close(code: WebSocketCloseCode, reason: String, draining: Bool = false) async {
         switch state {
         case .idle:
             state = .failed(FerryError(.webSocketClosed(code), request: try? request.get()))
@@ -137,11 +138,30 @@ actor WebSocketConnection {
         case .failed:
             return
         case .connecting:
-            inbox.requestClose(code, reason: reason)
-            if let open = try? await open() { await open.run.value }
+            inbox.requestClose(code, reason: reason, keepsReading: draining)
+            if let open = try? await open() { await finishing(open.run) }
         case .open(let open):
-            inbox.requestClose(code, reason: reason)
-            await open.run.value
+            inbox.requestClose(code, reason: reason, keepsReading: draining)
+            await finishing(open.run)
+        }
+    }
+
+    /// Waits for the socket's task to end. When a draining close keeps the reader going for a consumer that stops
+    /// asking for messages, the reader is stopped after the close timeout, so that the close handshake goes on
+    /// without it.
+    private func finishing(_ run: Task<Void, Never>) async {
+        let inbox = inbox
+        let patience = options.closeTimeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await run.value }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: patience)
+                    inbox.stopReading()
+                } catch {}
+            }
+            await group.next()
+            group.cancelAll()
         }
     }
 }

@@ -26,8 +26,11 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
     private var closer: Closer?
     /// A requested close the closer has not taken yet.
     private var pendingClose: CloseRequest?
-    /// Whether a close was requested (taken or not): the reader stops pulling messages for the consumer.
+    /// Whether a close was requested (taken or not).
     private(set) var isClosing = false
+    /// Whether the reader is to stop pulling messages: a close was requested (unless it keeps reading), the
+    /// consumer was cancelled, or ``stopReading()`` was called.
+    private var isReadingStopped = false
     /// Whether the reader stopped: a requested close found afterwards is for the engine to send.
     private var hasReaderStopped = false
     /// How the socket ended, once it did.
@@ -42,7 +45,7 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
         if let end { return Action(consumer: (continuation, end)) }
         precondition(consumer == nil, "A WebSocketTask's messages are read by one iterator at a time")
         consumer = continuation
-        if let reader, !isClosing {
+        if let reader, !isReadingStopped {
             self.reader = nil
             return Action(reader: (reader, true))
         }
@@ -57,14 +60,24 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
             action.consumer = (consumer, .failure(FerryError(.cancelled)))
         }
         let close = requestClose(CloseRequest(code: .goingAway, reason: ""))
-        action.reader = close.reader
+        // No one is left to read for, even when a close was already under way.
+        let stop = stopReading()
+        action.reader = close.reader ?? stop.reader
         action.closer = close.closer
         return action
     }
 
+    /// Stops the reader, waiting or not: no more messages are pulled (the close handshake then reads past them).
+    mutating func stopReading() -> Action {
+        isReadingStopped = true
+        guard let reader else { return .none }
+        self.reader = nil
+        return Action(reader: (reader, false))
+    }
+
     /// The reader waits until a message is wanted: resumed with `true` to read one, `false` to stop.
     mutating func readerWaits(_ continuation: Reader) -> Action {
-        if isClosing || end != nil { return Action(reader: (continuation, false)) }
+        if isReadingStopped || end != nil { return Action(reader: (continuation, false)) }
         if consumer != nil { return Action(reader: (continuation, true)) }
         reader = continuation
         return .none
@@ -97,14 +110,14 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
     }
 
     /// A close is wanted: the first request wins.
-    mutating func requestClose(_ request: CloseRequest) -> Action {
+    /// - Parameters:
+    ///   - request: The close to send.
+    ///   - keepsReading: Whether the reader goes on pulling messages for the consumer until the peer's close frame
+    ///     ends them (RFC 6455 §1.4: what the peer sent before its close frame still arrives); otherwise it stops.
+    mutating func requestClose(_ request: CloseRequest, keepsReading: Bool = false) -> Action {
         guard !isClosing, end == nil else { return .none }
         isClosing = true
-        var action = Action()
-        if let reader {
-            self.reader = nil
-            action.reader = (reader, false)
-        }
+        var action = keepsReading ? Action() : stopReading()
         if let closer {
             self.closer = nil
             action.closer = (closer, request)

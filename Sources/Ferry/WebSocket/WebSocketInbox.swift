@@ -54,8 +54,14 @@ package final class WebSocketInbox: Sendable {
     }
 
     /// Asks for a close; the first request wins.
-    func requestClose(_ code: WebSocketCloseCode, reason: String) {
-        apply(state.withLock { $0.requestClose(.init(code: code, reason: reason)) })
+    /// - Parameter keepsReading: Whether the consumer still gets the messages the peer sent before its close frame.
+    func requestClose(_ code: WebSocketCloseCode, reason: String, keepsReading: Bool = false) {
+        apply(state.withLock { $0.requestClose(.init(code: code, reason: reason), keepsReading: keepsReading) })
+    }
+
+    /// Stops the reader: no more messages are pulled for the consumer.
+    func stopReading() {
+        apply(state.withLock { $0.stopReading() })
     }
 
     /// A close requested but not sent by the closer (it was requested before the socket opened).

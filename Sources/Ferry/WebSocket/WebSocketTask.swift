@@ -76,11 +76,30 @@ public struct WebSocketTask: Sendable {
 
     /// Closes the socket and waits for the close handshake (at most ``WebSocketOptions/closeTimeout``). A socket
     /// that was never opened is only marked closed; closing again does nothing.
+    ///
+    /// Reading stops: a message still on its way is read past. ``close(code:reason:drainingMessages:)`` keeps
+    /// reading instead.
     /// - Parameters:
     ///   - code: The close code; 1000 (normal closure) by default.
     ///   - reason: A short reason (at most 123 bytes of UTF-8).
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
         await connection.close(code: code, reason: String(decoding: Array(reason.utf8.prefix(123)), as: UTF8.self))
+    }
+
+    /// Closes the socket as ``close(code:reason:)`` does; with `drainingMessages`, the task iterating ``messages``
+    /// still gets the messages the server sent before its close frame (replies already on their way, RFC 6455
+    /// §1.4), then the end of the sequence. Call it from another task than the one iterating. If that task stops
+    /// asking for messages, they are read past after ``WebSocketOptions/closeTimeout``.
+    /// - Parameters:
+    ///   - code: The close code; 1000 (normal closure) by default.
+    ///   - reason: A short reason (at most 123 bytes of UTF-8).
+    ///   - drainingMessages: Whether the messages still on their way go to the task iterating ``messages``.
+    public func close(
+        code: WebSocketCloseCode = .normalClosure, reason: String = "", drainingMessages: Bool
+    ) async {
+        await connection.close(
+            code: code, reason: String(decoding: Array(reason.utf8.prefix(123)), as: UTF8.self),
+            draining: drainingMessages)
     }
 }
 
@@ -94,5 +113,6 @@ final class WebSocketLifetime: Sendable {
 
     deinit {
         inbox.requestClose(.goingAway, reason: "")
+        inbox.stopReading()
     }
 }

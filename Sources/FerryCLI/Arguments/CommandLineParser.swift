@@ -26,6 +26,10 @@ enum CommandLineParser {
         }
         var positionals: [String] = []
         var remaining = arguments[...]
+        if remaining.first == "ws" {
+            options.isWebSocket = true
+            remaining.removeFirst()
+        }
         var optionsEnded = false
         while let argument = remaining.popFirst() {
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
@@ -105,7 +109,8 @@ enum CommandLineParser {
 
     private static func assign(_ positionals: [String], to options: inout Options) throws(UsageError) {
         var positionals = positionals[...]
-        if positionals.count >= 2, let first = positionals.first, isMethod(first) {
+        // `ferry ws` always sends a GET upgrade: its first positional is the URL.
+        if !options.isWebSocket, positionals.count >= 2, let first = positionals.first, isMethod(first) {
             if let method = options.method, method != first.uppercased() {
                 throw UsageError("two methods given: -X \(method) and \(first)")
             }
@@ -138,6 +143,7 @@ enum CommandLineParser {
     }
 
     private static func check(_ options: Options) throws(UsageError) {
+        try checkWebSocket(options)
         let hasBodyItems = options.items.contains(where: \.isBodyItem)
         if options.rawBody != nil, hasBodyItems {
             throw UsageError("--raw and body items (name=value, name:=json, name@file) cannot be combined")
@@ -162,6 +168,39 @@ enum CommandLineParser {
         }
         if options.auth == nil, options.authType == .bearer {
             throw UsageError("-A bearer needs the token: -a TOKEN")
+        }
+    }
+
+    /// The options of `ferry ws` alone, and the ones that mean nothing for a WebSocket.
+    private static func checkWebSocket(_ options: Options) throws(UsageError) {
+        guard options.isWebSocket else {
+            let given = [
+                (!options.webSocketProtocols.isEmpty, "--protocol"), (options.sendsBinary, "--binary"),
+                (options.maximumMessageSize != nil, "--max-message-size"),
+            ].first { $0.0 }
+            if let given { throw UsageError("\(given.1) is for WebSockets: ferry ws URL \(given.1) …") }
+            return
+        }
+        if options.method != nil {
+            throw UsageError("ferry ws sends a GET upgrade request; -X/--method does not apply")
+        }
+        if options.items.contains(where: \.isBodyItem) || options.rawBody != nil {
+            throw UsageError(
+                "ferry ws sends standard input's lines as messages; the upgrade request takes headers (Name:value) "
+                    + "and query parameters (name==value) only")
+        }
+        let unsupported: [(Bool, String)] = [
+            (options.isJSON, "-j/--json"), (options.isForm, "-f/--form"), (options.isMultipart, "--multipart"),
+            (options.downloads, "-d/--download"), (options.output != nil, "-o/--output"),
+            (options.continues, "-c/--continue"), (options.streams, "-S/--stream"), (options.follows, "-F/--follow"),
+            (options.totalTimeout != nil, "--max-time"), (options.cacheDirectory != nil, "--cache"),
+            (options.printsCurl, "--curl"), (options.showsTimeline, "--timeline"), (options.proxy != nil, "--proxy"),
+            (options.unixSocket != nil, "--unix-socket"), (options.skipsVerification, "--no-verify"),
+            (options.caCertificate != nil, "--cacert"), (options.clientCertificate != nil, "--cert"),
+            (options.clientKey != nil, "--key"),
+        ]
+        if let (_, flag) = unsupported.first(where: { $0.0 }) {
+            throw UsageError("\(flag) does not apply to ferry ws (see ferry ws --help for what does)")
         }
     }
 

@@ -51,7 +51,7 @@ enum CompletionScript {
                 if [[ "$cur" == -* ]]; then
                     COMPREPLY=($(compgen -W "\(words.joined(separator: " "))" -- "$cur"))
                 elif [[ $COMP_CWORD -eq 1 ]]; then
-                    COMPREPLY=($(compgen -W "demo" -- "$cur"))
+                    COMPREPLY=($(compgen -W "demo ws" -- "$cur"))
                 fi
             }
             complete -o default -F _ferry ferry
@@ -81,7 +81,7 @@ enum CompletionScript {
             _ferry() {
                 _arguments -s \\
                     \(lines.joined(separator: " \\\n        "))  \\
-                    '1:method, URL or demo:(demo GET POST PUT PATCH DELETE)' \\
+                    '1:method, URL, demo or ws:(demo ws GET POST PUT PATCH DELETE)' \\
                     '*:request item:_files'
             }
             compdef _ferry ferry
@@ -93,6 +93,7 @@ enum CompletionScript {
         var lines = [
             "# fish completion for ferry (ferry --completions fish)",
             "complete -c ferry -n '__fish_use_subcommand' -a demo -d 'a tour against an embedded server'",
+            "complete -c ferry -n '__fish_use_subcommand' -a ws -d 'a WebSocket: lines in, messages out'",
         ]
         for spec in OptionSpec.all {
             var line = "complete -c ferry"

@@ -115,6 +115,16 @@ extension OptionSpec {
                 "--pin: public key pinning is not available yet: neither transport shows Ferry the server's "
                     + "certificates during the handshake; --cacert with your own CA is the closest")
         },
+        OptionSpec(nil, "protocol", value: "NAME") { options, value in
+            guard !value.isEmpty, !value.contains(where: { $0 == "," || $0.isWhitespace }) else {
+                throw UsageError("--protocol takes one subprotocol name (repeat it to offer more), not \"\(value)\"")
+            }
+            options.webSocketProtocols.append(value)
+        },
+        OptionSpec(nil, "binary") { options, _ in options.sendsBinary = true },
+        OptionSpec(nil, "max-message-size", value: "BYTES") { options, value in
+            options.maximumMessageSize = try byteCount(value, for: "--max-message-size")
+        },
         OptionSpec(nil, "completions", value: "bash|zsh|fish") { options, value in
             guard let shell = CompletionScript.Shell(rawValue: value) else {
                 throw UsageError("--completions takes bash, zsh or fish, not \"\(value)\"")
@@ -124,6 +134,23 @@ extension OptionSpec {
         OptionSpec(nil, "help") { options, _ in options.showsHelp = true },
         OptionSpec(nil, "version") { options, _ in options.showsVersion = true },
     ]
+
+    /// A size in bytes: a whole number, or one with `k` or `M` (KiB, MiB); at least 125, a control frame's size.
+    static func byteCount(_ value: String, for option: String) throws(UsageError) -> Int {
+        let multipliers: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20]
+        var digits = Substring(value)
+        var multiplier = 1
+        if let last = digits.last, let factor = multipliers[last] {
+            multiplier = factor
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number > 0, number <= Int(Int32.max) / multiplier,
+            number * multiplier >= 125
+        else {
+            throw UsageError("\(option) takes a size in bytes of at least 125 (64k and 16M work too), not \"\(value)\"")
+        }
+        return number * multiplier
+    }
 
     private static func seconds(_ value: String, for option: String) throws(UsageError) -> Double {
         guard let seconds = Double(value), seconds > 0, seconds.isFinite else {

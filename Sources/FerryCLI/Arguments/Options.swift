@@ -20,6 +20,8 @@ struct Options: Equatable, Sendable {
 
     /// `ferry demo`.
     var isDemo = false
+    /// `ferry ws URL`: a WebSocket, standard input's lines out, the server's messages in.
+    var isWebSocket = false
     /// `--help` (or `ferry demo --help`).
     var showsHelp = false
     /// `--version`.
@@ -99,6 +101,13 @@ struct Options: Equatable, Sendable {
     var clientCertificate: String?
     /// `--key FILE`: the client certificate's private key (PEM).
     var clientKey: String?
+
+    /// `--protocol NAME` (repeatable, `ferry ws`): the subprotocols offered, in order of preference.
+    var webSocketProtocols: [String] = []
+    /// `--binary` (`ferry ws`): each line goes as a binary message rather than a text one.
+    var sendsBinary = false
+    /// `--max-message-size BYTES` (`ferry ws`): the largest message accepted from the server.
+    var maximumMessageSize: Int?
 
     /// Whether the body goes to a file: `-d`, or `-o FILE`.
     var savesToFile: Bool { downloads || output != nil }

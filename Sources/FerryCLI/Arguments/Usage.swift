@@ -5,7 +5,65 @@ enum Usage {
     /// The first lines, also shown under a usage error.
     static let synopsis = """
         usage: ferry [METHOD] URL [ITEM...] [OPTIONS]
+               ferry ws URL [Header:value | name==value ...] [OPTIONS]
                ferry demo [--help]
+        """
+
+    /// `ferry ws --help`.
+    static let webSocketText = """
+        usage: ferry ws URL [Header:value | name==value ...] [OPTIONS]
+
+        Opens a WebSocket (as websocat or wscat do) and connects it to the terminal or a pipe: each line of standard
+        input goes out as a text message, each message from the server is printed on a line of its own on standard
+        output. The 101 response head and notes go to standard error, as for any ferry request (-q hides them).
+
+        URL     ws://, wss://, http:// (for ws://) or https:// (for wss://); ferry's shorthand works too:
+                `ferry ws :8080/chat` is ws://localhost:8080/chat.
+        Items   Header:value adds a header to the upgrade request, name==value a query parameter; nothing else.
+
+        Messages:
+          a text message is printed as it is, followed by a newline; a binary message as one line of base64 (a
+          note on standard error says so, once). A line read is sent without its newline (and without a \r
+          before it, in text).
+
+        Ending:
+          end of input (Ctrl-D, or the end of a pipe)   closes with 1000 and waits for the server's answer
+          Ctrl-C                                        closes with 1001 (a second Ctrl-C quits at once)
+          the server closes                             its close code and reason are printed on standard error
+
+        Options:
+              --protocol NAME          offer this subprotocol (repeat for more, in order of preference); -v
+                                       prints the one the server chose
+              --binary                 send each line as a binary message
+              --max-message-size BYTES the largest message accepted (1M by default; 64k, 16M work), past which
+                                       the socket closes with 1009
+          -a, --auth USER[:PASS]|TOKEN, -A, --auth-type basic|bearer   credentials for the upgrade request
+              --session NAME|PATH, --session-read-only NAME|PATH       headers and cookies, as for requests
+          -H, --header 'Name: value'   a header for the upgrade request
+          -v, --verbose                show the upgrade request too (its Sec-WebSocket-Key is made when
+                                       connecting) and the subprotocol chosen
+          -q, --quiet                  nothing on standard error but errors
+          -p, --print Hhb              H upgrade request, h 101 response, b messages; all on standard output
+              --offline                print the upgrade request and send nothing
+              --timeout SECONDS        give up when the handshake takes longer (60 by default)
+
+        Not for ferry ws: body items, --raw, -j, -f, --multipart, -X, -d, -o, -c, -S, -F, --max-time, --cache,
+        --curl, --timeline, and the connection flags (--proxy, --unix-socket, --cacert, --cert, --key,
+        --no-verify): the WebSocket engine connects on its own, trusting the system's certificate authorities.
+
+        Exit status:
+          0   the socket closed with 1000 (or without a code), whoever closed it
+          1   the server closed with another code, the connection was lost, or a message was refused (1007 text
+              that is not UTF-8, 1009 too large, 1002 protocol error)
+          2   usage, a handshake timeout, or a ferry built without the WebSocket trait (the message says how to
+              build one: swift build -c release --traits WebSocket --product ferry)
+          3, 4, 5   the server answered the upgrade with a 3xx, 4xx or 5xx: no socket, so always (as with -d)
+          130 interrupted with Ctrl-C (after closing with 1001)
+
+        Examples:
+          ferry ws :8080/echo
+          echo hello | ferry ws wss://echo.example.com/ --protocol chat.v2 Authorization:'Bearer x'
+          ferry ws -v --session work example.com/live < commands.txt > replies.txt
         """
 
     /// `ferry demo --help`.
@@ -94,6 +152,11 @@ enum Usage {
               --no-verify         accept any certificate (development only);  --verify  check it (the default)
               --pin sha256/BASE64 public key pinning: not available yet (no engine shows the chain)
 
+        WebSockets (ferry ws URL; ferry ws --help for the details):
+              --protocol NAME     offer this subprotocol (repeatable)
+              --binary            send each line of standard input as a binary message, not a text one
+              --max-message-size BYTES   the largest message accepted from the server (1M by default)
+
               --completions bash|zsh|fish   print a shell completion script
               --help             this text;  --version  Ferry's version
 
@@ -105,6 +168,7 @@ enum Usage {
           4   a 4xx answer, with --check-status (always with -d or -o)
           5   a 5xx answer, with --check-status (always with -d or -o)
           6   too many redirects (--max-redirects)
+          130 interrupted with Ctrl-C (ferry ws)
 
         Examples:
           ferry :8080/get a==1
@@ -113,6 +177,7 @@ enum Usage {
           ferry -a ada:secret --session work example.com/me
           ferry -d https://example.com/big.iso
           ferry --stream POST :8080/chat prompt=hello Accept:text/event-stream
+          ferry ws :8080/chat --protocol chat.v1
           ferry demo
         """
 }

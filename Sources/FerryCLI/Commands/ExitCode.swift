@@ -9,6 +9,7 @@ import Ferry
 /// | 2 | usage (the command line is wrong), or a timeout (`--timeout`, `--max-time`) |
 /// | 3, 4, 5 | with `--check-status` (always when downloading): the answer was 3xx (not followed), 4xx or 5xx |
 /// | 6 | too many redirects (`--max-redirects`) |
+/// | 130 | interrupted (Ctrl-C) while `ferry ws` ran; its WebSocket was closed with 1001 |
 enum ExitCode: Sendable, Equatable {
     case success
     case failure
@@ -19,6 +20,7 @@ enum ExitCode: Sendable, Equatable {
     case clientError
     case serverError
     case tooManyRedirects
+    case interrupted
 
     /// The process's exit status.
     var rawValue: Int32 {
@@ -30,6 +32,7 @@ enum ExitCode: Sendable, Equatable {
         case .clientError: 4
         case .serverError: 5
         case .tooManyRedirects: 6
+        case .interrupted: 130
         }
     }
 

@@ -25,6 +25,12 @@ struct Invocation {
 
     /// Prints the request as it would go out: what `--offline` does instead of sending it.
     func printOffline() {
+        if options.isWebSocket {
+            layout.printWebSocketRequest(
+                plan, protocols: options.webSocketProtocols, cookies: cookieJar?.cookies(for: plan.url) ?? [],
+                offline: true)
+            return
+        }
         let request = plan.request()
         layout.printRequest(
             plan, body: request.body, download: options.savesToFile, cookies: cookieJar?.cookies(for: plan.url) ?? [],
@@ -43,8 +49,9 @@ struct Invocation {
         return status
     }
 
-    /// Runs the request in the way the options ask: a download, a stream, or a whole response.
+    /// Runs the request in the way the options ask: a WebSocket, a download, a stream, or a whole response.
     func run() async -> ExitCode {
+        if options.isWebSocket { return await WebSocketCommand(invocation: self).run() }
         if cache != nil, options.streams { layout.note("--cache: --stream goes to the server") }
         if options.savesToFile { return await DownloadCommand(invocation: self).run() }
         if options.streams { return await StreamCommand(invocation: self).run() }

@@ -50,6 +50,15 @@ struct Layout {
         }
     }
 
+    /// Prints `ferry ws`'s upgrade request head (``RequestPlan/webSocketHeadersAsSent(protocols:cookies:)``) as
+    /// selected; with `offline`, on standard output.
+    func printWebSocketRequest(_ plan: RequestPlan, protocols: [String], cookies: [Cookie], offline: Bool = false) {
+        let shows = offline ? options.print?.requestHeaders ?? true : selection.requestHeaders
+        guard shows, let stream = offline ? console.out : headStream else { return }
+        let headers = plan.webSocketHeadersAsSent(protocols: protocols, cookies: cookies)
+        stream.write(HeadFormatter.request(plan, headers: headers, on: stream))
+    }
+
     /// `--print m`: the elapsed time, as httpie's metadata has it.
     func printMetadata(_ timeline: Timeline) {
         guard selection.metadata, let stream = headStream else { return }

@@ -29,7 +29,7 @@ struct RequestPlan: Sendable {
     )
         throws(UsageError)
     {
-        var url = try URLShorthand.expand(options.url)
+        var url = try URLShorthand.expand(options.url, webSocket: options.isWebSocket)
         body = try BodyPlan(options: options, readStandardInput: readStandardInput)
         method = HTTPMethod(rawValue: options.method ?? (body.isEmpty ? "GET" : "POST"))
         headers = Self.defaultHeaders(for: options, body: body)
@@ -88,9 +88,11 @@ struct RequestPlan: Sendable {
         }
     }
 
-    /// What `ferry` sends unless told otherwise: `User-Agent`, `Accept` and, except for downloads, `Accept-Encoding`.
+    /// What `ferry` sends unless told otherwise: `User-Agent`, `Accept` and, except for downloads, `Accept-Encoding`;
+    /// `User-Agent` alone for `ferry ws`'s upgrade request, whose answer has no body.
     static func defaultHeaders(for options: Options, body: BodyPlan) -> HTTPHeaders {
         var headers: HTTPHeaders = ["User-Agent": userAgent]
+        if options.isWebSocket { return headers }
         if case .json = body {
             headers.add(name: "Accept", value: "application/json, */*;q=0.5")
         } else if options.isJSON {
@@ -112,6 +114,35 @@ struct RequestPlan: Sendable {
             kept.add(name: header.name, value: header.value)
         }
         return kept
+    }
+
+    /// The upgrade request's headers as they go out for `ferry ws`, in order: `Host`, the plan's own, the offered
+    /// subprotocols, the cookie jar's `Cookie`, then what the WebSocket engine adds (`Connection`, `Upgrade`, a
+    /// fresh random `Sec-WebSocket-Key`, shown as a placeholder, and `Sec-WebSocket-Version`). For `-v` and
+    /// `--offline`.
+    func webSocketHeadersAsSent(protocols: [String], cookies: [Cookie] = []) -> HTTPHeaders {
+        var shown = HTTPHeaders()
+        let defaultPort = url.scheme?.lowercased() == "https" ? 443 : 80
+        let port = url.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        shown.add(name: "Host", value: (url.host ?? "") + port)
+        // The engine writes these itself, whatever the request says.
+        let reserved: Set<String> = [
+            "host", "connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "content-length",
+            "transfer-encoding",
+        ]
+        for header in headers where !reserved.contains(header.name.lowercased()) {
+            shown.add(name: header.name, value: header.value)
+        }
+        if !protocols.isEmpty { shown.add(name: "Sec-WebSocket-Protocol", value: protocols.joined(separator: ", ")) }
+        if !cookies.isEmpty {
+            let pairs = shown.values(for: "Cookie") + cookies.map { "\($0.name)=\($0.value)" }
+            shown.update(name: "Cookie", value: pairs.joined(separator: "; "))
+        }
+        shown.add(name: "Connection", value: "upgrade")
+        shown.add(name: "Upgrade", value: "websocket")
+        shown.add(name: "Sec-WebSocket-Key", value: "(16 random bytes in base64, new for each connection)")
+        shown.add(name: "Sec-WebSocket-Version", value: "13")
+        return shown
     }
 
     /// The request to send.

@@ -30,12 +30,15 @@ enum FerryBinary {
     ///   - stdin: What standard input holds; empty by default.
     ///   - directory: The working directory.
     ///   - environment: Variables set on top of this process's environment.
+    ///   - stdinStaysOpen: Whether standard input stays open (after `stdin`) until `ferry` exits, rather than
+    ///     ending once `stdin` is written: for `ferry ws`, which closes its socket at the end of its input.
     static func run(
-        _ arguments: [String], stdin: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:]
+        _ arguments: [String], stdin: Data = Data(), in directory: URL? = nil, environment: [String: String] = [:],
+        stdinStaysOpen: Bool = false
     ) async throws -> Run {
         try await runProgram(
             executable.path, arguments, stdin: stdin, directory: directory,
-            environment: childEnvironment(environment.mapValues { Optional($0) }))
+            environment: childEnvironment(environment.mapValues { Optional($0) }), stdinStaysOpen: stdinStaysOpen)
     }
 
     /// Runs `ferry` with standard error on a pseudo-terminal (standard output stays a pipe), as in
@@ -68,7 +71,7 @@ enum FerryBinary {
     }()
 
     /// This process's environment for a `ferry` child, with `changes` on top and its own `TMPDIR`.
-    private static func childEnvironment(_ changes: [String: String?] = [:]) -> [String: String] {
+    static func childEnvironment(_ changes: [String: String?] = [:]) -> [String: String] {
         SpawnedProcess.environment(changes.merging(["TMPDIR": temporaryDirectory.path]) { given, _ in given })
     }
 
@@ -80,7 +83,8 @@ enum FerryBinary {
 
     /// Runs a program with pipes for its three streams.
     private static func runProgram(
-        _ path: String, _ arguments: [String], stdin: Data, directory: URL?, environment: [String: String]
+        _ path: String, _ arguments: [String], stdin: Data, directory: URL?, environment: [String: String],
+        stdinStaysOpen: Bool = false
     ) async throws -> Run {
         try await onThread {
             let input = try SpawnedProcess.pipe()
@@ -104,8 +108,9 @@ enum FerryBinary {
             let collectedErrors = SpawnedProcess.collect(errors.read)
             let writer = FileHandle(fileDescriptor: input.write, closeOnDealloc: true)
             try? writer.write(contentsOf: stdin)
-            try? writer.close()
+            if !stdinStaysOpen { try? writer.close() }
             let exit = child.wait()
+            if stdinStaysOpen { try? writer.close() }
             return Run(status: exit.status, stdout: collected(), stderr: collectedErrors())
         }
     }
@@ -154,7 +159,7 @@ enum FerryBinary {
     }
 
     /// Blocking process work runs on a thread of its own, never on Swift's cooperative pool.
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }

@@ -45,6 +45,54 @@ struct WebSocketInboxStateMachineTests {
         #expect(machine.readerWaits(2).reader?.1 == false)
     }
 
+    @Test func aDrainingCloseKeepsTheReaderGoingForTheConsumerUntilStopped() throws {
+        var machine = Machine()
+        // Given a reader waiting for the consumer, which is busy with the last message
+        #expect(machine.readerWaits(1).reader == nil)
+        // When a close that keeps reading is requested, the reader is not told to stop
+        let close = machine.requestClose(.init(code: .normalClosure, reason: ""), keepsReading: true)
+        #expect(close.reader == nil)
+        #expect(machine.isClosing)
+        // Then the consumer, back, wakes it; the message still reaches the consumer
+        let back = machine.consumerWaits(10)
+        #expect(back.reader?.0 == 1)
+        #expect(back.reader?.1 == true)
+        #expect(try machine.deliver(.text("reply")).consumer?.1.get() == .text("reply"))
+        #expect(machine.readerWaits(2).reader == nil)
+        let next = machine.consumerWaits(11)
+        #expect(next.reader?.0 == 2)
+        #expect(next.reader?.1 == true)
+        // And when the consumer stops asking, stopReading releases the reader for the close handshake
+        _ = machine.deliver(.text("more"))
+        #expect(machine.readerWaits(3).reader == nil)
+        let stopped = machine.stopReading()
+        #expect(stopped.reader?.0 == 3)
+        #expect(stopped.reader?.1 == false)
+        #expect(machine.readerWaits(4).reader?.1 == false)
+    }
+
+    @Test func aCloseThatDoesNotDrainStopsEvenAReaderReadingForItsConsumer() {
+        var machine = Machine()
+        _ = machine.consumerWaits(10)
+        #expect(machine.readerWaits(1).reader?.1 == true)
+        #expect(machine.requestClose(.init(code: .normalClosure, reason: "")).reader == nil)
+        // The message it was reading still goes to the consumer; then it stops
+        #expect(machine.deliver(.text("last")).consumer?.0 == 10)
+        _ = machine.consumerWaits(11)
+        #expect(machine.readerWaits(2).reader?.1 == false)
+    }
+
+    @Test func cancellingTheConsumerDuringADrainingCloseStopsTheReader() {
+        var machine = Machine()
+        _ = machine.consumerWaits(10)
+        _ = machine.readerWaits(1)
+        _ = machine.requestClose(.init(code: .normalClosure, reason: ""), keepsReading: true)
+        let cancelled = machine.consumerCancelled()
+        #expect(cancelled.consumer?.0 == 10)
+        // No one is left to read for: the reader, back from its read, stops
+        #expect(machine.readerWaits(2).reader?.1 == false)
+    }
+
     @Test func cancellingTheConsumerFailsItAndAsksFor1001() {
         var machine = Machine()
         _ = machine.consumerWaits(10)

@@ -67,6 +67,22 @@ struct LiveWebSocketTests {
         await socket.close()
     }
 
+    @Test func aDrainingCloseStillDeliversTheRepliesOnTheirWay() async throws {
+        // Given three messages sent to the echo endpoint, their replies not read yet
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
+        for text in ["a", "b", "c"] { try await socket.send(.text(text)) }
+        // When another task closes, draining, while this one iterates
+        async let closed: Void = socket.close(drainingMessages: true)
+        var received: [WebSocketMessage] = []
+        for try await message in socket.messages { received.append(message) }
+        await closed
+        // Then every reply arrived, in order, before the end; the close was 1000
+        #expect(received == [.text("a"), .text("b"), .text("c")])
+        #expect(await socket.closeFrame?.code == .normalClosure)
+        #expect(await live.server.closeCodes(count: 1) == [1000])
+    }
+
     @Test func invalidUTF8ClosesWith1007() async throws {
         let live = try LiveServer()
         let socket = live.session.webSocket(socketURL(live.server, "/ws/bad-utf8"))
