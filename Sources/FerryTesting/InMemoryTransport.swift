@@ -157,7 +157,7 @@ extension InMemoryTransport: WebSocketProviding {
         if let server = stub.webSocketServer { return server.accept(request, options: options, inbox: inbox) }
         if let failure = stub.failure, stub.chunks.isEmpty { throw failure.error }
         let head = HTTPResponse(
-            statusCode: stub.statusCode, headers: stub.headers, url: InMemoryWebSocketServer.webSocketURL(request.url),
+            statusCode: stub.statusCode, headers: stub.headers, url: WebSocketHandshake.webSocketURL(request.url),
             httpVersion: "HTTP/1.1")
         throw FerryError(
             .unacceptableStatus(stub.statusCode), request: request, response: head,

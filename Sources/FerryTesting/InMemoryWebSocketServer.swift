@@ -146,7 +146,8 @@ public final class InMemoryWebSocketServer: Sendable {
         fields.update(name: "Connection", value: "Upgrade")
         if let subprotocol { fields.update(name: "Sec-WebSocket-Protocol", value: subprotocol) }
         let head = HTTPResponse(
-            statusCode: 101, headers: fields, url: Self.webSocketURL(request.url), httpVersion: "HTTP/1.1")
+            statusCode: 101, headers: fields, url: WebSocketHandshake.webSocketURL(request.url), httpVersion: "HTTP/1.1"
+        )
         let id = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -229,17 +230,6 @@ public final class InMemoryWebSocketServer: Sendable {
         case 1000...1003, 1007...1014, 3000...4999: true
         default: false
         }
-    }
-
-    /// The URL a WebSocket's response reports: `ws`/`wss` for `http`/`https`, as Ferry's engine reports it.
-    static func webSocketURL(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        switch components.scheme?.lowercased() {
-        case "http": components.scheme = "ws"
-        case "https": components.scheme = "wss"
-        default: return url
-        }
-        return components.url ?? url
     }
 
     // MARK: The wire between the two sides

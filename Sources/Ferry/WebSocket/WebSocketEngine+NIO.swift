@@ -65,7 +65,7 @@ enum WebSocketEngine {
             let head = upgradeHead
             let limit = options.maximumMessageSize
             let keepAlive = options.keepAliveInterval
-            let future = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let future = try await bootstrap(for: transport)
                 .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
                 .connect(host: bareHost, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -136,6 +136,20 @@ enum WebSocketEngine {
                     try await send(frame, on: outbound, request: request, head: head)
                 }, run: run)
         }
+    }
+
+    /// A bootstrap on the event loops of the session's `AsyncHTTPClientTransport` (its client's group, when SwiftNIO's
+    /// POSIX bootstrap can use it: `HTTPClient.defaultEventLoopGroup` on Linux is the same singleton), else on
+    /// SwiftNIO's singleton group.
+    private static func bootstrap(for transport: any Transport) -> ClientBootstrap {
+        #if AsyncHTTPClient
+        if let transport = transport as? AsyncHTTPClientTransport,
+            let shared = ClientBootstrap(validatingGroup: transport.client.eventLoopGroup)
+        {
+            return shared
+        }
+        #endif
+        return ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
     }
 
     /// The TLS configuration of a `wss` connection: the session's transport decides (AsyncHTTPClient's policy, which

@@ -3,7 +3,7 @@ import Foundation
 /// The upgrade request's URL in Ferry's terms: `ws`/`wss` read as `http`/`https` on the way in (so that a WebSocket
 /// URL resolves and is checked as any request's is), and back on the way out. The handshake itself is
 /// ``Pipeline/webSocketHandshake(_:connect:head:)``.
-enum WebSocketHandshake {
+package enum WebSocketHandshake {
     /// `ws` → `http` and `wss` → `https`, so that a WebSocket URL resolves and is checked as any request's URL is.
     /// Other URLs are left as they are.
     /// - Parameter url: The URL as the caller gave it.
@@ -27,8 +27,9 @@ enum WebSocketHandshake {
         return string
     }
 
-    /// The URL a WebSocket's response reports: the request's, with `ws`/`wss` for `http`/`https`.
-    static func webSocketURL(_ url: URL) -> URL {
+    /// The URL a WebSocket's response reports: the request's, with `ws`/`wss` for `http`/`https` (FerryTesting's
+    /// in-memory server reports the same).
+    package static func webSocketURL(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         switch components.scheme?.lowercased() {
         case "http": components.scheme = "ws"

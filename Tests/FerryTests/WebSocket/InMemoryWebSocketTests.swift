@@ -146,16 +146,7 @@ struct InMemoryWebSocketTests {
         let server = echoServer()
         let socket = session([.webSocket("/chat", server)]).webSocket("ws://chat.test/chat")
         _ = try await socket.head
-        let reader = Task { () -> FerryError.Reason? in
-            do {
-                for try await _ in socket.messages {}
-                return nil
-            } catch let error as FerryError {
-                return error.reason
-            } catch {
-                return nil
-            }
-        }
+        let reader = readingToTheEnd(socket)
         // When its task is cancelled
         reader.cancel()
         // Then the reader gets a cancellation, and the server sees 1001 (going away)

@@ -220,16 +220,7 @@ struct LiveWebSocketTests {
         let live = try LiveServer()
         let socket = live.session.webSocket(socketURL(live.server, "/ws/echo"))
         _ = try await socket.head
-        let reader = Task { () -> FerryError.Reason? in
-            do {
-                for try await _ in socket.messages {}
-                return nil
-            } catch let error as FerryError {
-                return error.reason
-            } catch {
-                return nil
-            }
-        }
+        let reader = readingToTheEnd(socket)
         // When its task is cancelled
         reader.cancel()
         // Then the reader gets a cancellation, and the socket closes with 1001
