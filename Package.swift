@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "FerryTestServer", dependencies: ["FerryLocking"]),
         // The `ferry` command's logic, in a library so that its parser and formatting are unit-tested; the
         // executable only calls it.
-        .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer"]),
+        .target(name: "FerryCLI", dependencies: ["Ferry", "FerryTestServer", "FerryLocking"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
         // A bounded soak against the in-process test server (not part of the test run; scripts/soak.sh).
         .executableTarget(name: "ferry-soak", dependencies: ["Ferry", "FerryTestServer", "FerryLocking"]),

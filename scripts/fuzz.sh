@@ -22,7 +22,7 @@ else
   TARGETS=()
   for file in Fuzz/*.swift; do TARGETS+=("$(basename "$file" .swift)"); done
 fi
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name Ferry)
 # The linker warns about every ASan register helper; only the rest is worth showing.
 quiet_link() { grep -v "Cannot export local symbol '__asan" || true; }
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import FerryLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +13,7 @@ import Darwin
 final class InterruptSignal: Sendable {
     /// One element for the first Ctrl-C.
     let signals: AsyncStream<Void>
-    private let source: Mutex<(any DispatchSourceSignal)?>
+    private let source: Locked<(any DispatchSourceSignal)?>
 
     /// Takes over `SIGINT`.
     init() {
@@ -32,12 +32,12 @@ final class InterruptSignal: Sendable {
             continuation.finish()
         }
         source.resume()
-        self.source = Mutex(source)
+        self.source = Locked(source)
     }
 
     /// How many times Ctrl-C was pressed.
     private final class Count: Sendable {
-        let value = Mutex(0)
+        let value = Locked(0)
     }
 
     /// Gives `SIGINT` back its default action.

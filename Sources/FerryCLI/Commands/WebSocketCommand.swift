@@ -1,6 +1,6 @@
 import Ferry
 import Foundation
-import Synchronization
+import FerryLocking
 
 /// `ferry ws URL`: a WebSocket on the command line. Each line of standard input goes out as a text message (binary
 /// with `--binary`); each message the server sends is printed on a line of its own on standard output, text as it
@@ -27,7 +27,7 @@ struct WebSocketCommand {
 
     /// The close `ferry` asked for first, if any: 1000 at the end of the input, 1001 after Ctrl-C.
     private final class Closer: Sendable {
-        private let code = Mutex<WebSocketCloseCode?>(nil)
+        private let code = Locked<WebSocketCloseCode?>(nil)
 
         /// Notes a close; the first one counts.
         func request(_ requested: WebSocketCloseCode) {

@@ -11,7 +11,7 @@ struct LiveWebSocketKeepAliveTests {
         // Given a socket that pings every 50 ms, with a task reading its messages
         let live = try LiveServer()
         let socket = live.session.webSocket(
-            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(50).scaled))
+            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
         let reader = Task {
             var received: [WebSocketMessage] = []
             for try await message in socket.messages { received.append(message) }
@@ -33,7 +33,7 @@ struct LiveWebSocketKeepAliveTests {
         // Given a socket that pings every 50 ms, on a server that never answers a ping
         let live = try LiveServer()
         let socket = live.session.webSocket(
-            "ws/no-pong", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(50).scaled))
+            "ws/no-pong", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
         // When its messages are read
         let error = await #expect(throws: FerryError.self) {
             for try await _ in socket.messages {}
@@ -48,7 +48,7 @@ struct LiveWebSocketKeepAliveTests {
         // Given a socket that pings every 50 ms and only sends
         let live = try LiveServer()
         let socket = live.session.webSocket(
-            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(50).scaled))
+            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
         try await socket.send(.text("one"))
         // When the server has answered several pings
         let server = live.server
