@@ -130,6 +130,10 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: serviceLifecycle)),
+                // The keep-alive handler's tests drive it in an EmbeddedChannel, on a clock they advance.
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: webSocket)),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: webSocket)),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: webSocket)),
             ]
         ),
         .testTarget(name: "FerryTestServerTests", dependencies: ["FerryTestServer", "FerryLocking"]),

@@ -46,6 +46,9 @@ extension Transfer {
         private var readByAwaiter = false
         /// Whether every task value is gone: a body nobody can read any more is dropped.
         private var abandoned = false
+        /// Whether the body is being dropped (a stop or an abandon found it waiting): `reading` until it finishes,
+        /// with no reader a consumer must stay clear of.
+        private var dropping = false
 
         init() {}
 
@@ -148,6 +151,8 @@ extension Transfer {
         enum TakeAction {
             /// Read one chunk, then hand the body back with ``returnBody(_:stopped:)``.
             case read(Body)
+            /// The body is being dropped: wait for the end, then take again (which says how it ended).
+            case waitForEnd
             /// The body is not there: the transfer ended (with this error, if it failed), or it is not open.
             case ended(FerryError?)
         }
@@ -160,6 +165,8 @@ extension Transfer {
                 return .read(body)
             case .finished(let outcome):
                 return .ended(outcome.error)
+            case .reading where dropping:
+                return .waitForEnd
             case .idle, .opening, .reading:
                 return .ended(nil)
             }
@@ -178,8 +185,8 @@ extension Transfer {
         mutating func claimConsumer() -> Bool {
             guard !consumerClaimed, !readByAwaiter else { return false }
             switch phase {
-            case .reading: return false
-            case .idle, .opening, .open, .finished:
+            case .reading where !dropping: return false
+            case .idle, .opening, .open, .reading, .finished:
                 consumerClaimed = true
                 return true
             }
@@ -215,6 +222,7 @@ extension Transfer {
                 return .stop
             case .open(let head, let body):
                 phase = .reading(head)
+                dropping = true
                 return .drop(body)
             case .finished:
                 return .none
@@ -227,6 +235,7 @@ extension Transfer {
             switch phase {
             case .open(let head, let body):
                 phase = .reading(head)
+                dropping = true
                 return .drop(body)
             case .idle, .opening, .reading, .finished:
                 return .none

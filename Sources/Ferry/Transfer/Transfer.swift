@@ -324,13 +324,17 @@ final class Transfer: Sendable {
 
     /// The next chunk of a stream's body, read in the consumer's task (the head must have arrived); `nil` at its end.
     func next() async throws(FerryError) -> Data? {
-        let opened: Opened
-        switch state.withLock({ $0.takeBody() }) {
-        case .read(let body): opened = body
-        case .ended(let error):
-            if let error { throw error }
-            return nil
+        var opened: Opened?
+        while opened == nil {
+            switch state.withLock({ $0.takeBody() }) {
+            case .read(let body): opened = body
+            case .waitForEnd: await waitUntilFinished()
+            case .ended(let error):
+                if let error { throw error }
+                return nil
+            }
         }
+        guard let opened else { return nil }
         let chunk: Data?
         do {
             chunk = try await nextChunk(of: opened)

@@ -11,9 +11,9 @@ public struct WebSocketOptions: Sendable {
     /// How often to ping the server while the socket is open, or `nil` (the default) for no keep-alive pings. When a
     /// ping is still unanswered as the next one falls due, the peer is taken for gone: the socket closes with
     /// ``WebSocketCloseCode/goingAway`` and ``WebSocketTask/messages`` fails with
-    /// ``FerryError/Reason/webSocketClosed(_:)``. Pongs are seen whether or not a task is reading messages, as long
-    /// as the connection still reads: it pauses once a few unread messages wait (back-pressure), and a pong behind
-    /// them then counts as missing.
+    /// ``FerryError/Reason/webSocketClosed(_:)``. Any frame the server sends counts as an answer, and frames are
+    /// seen whether or not a task is reading messages. While the connection does not read (back-pressure: unread
+    /// messages wait for a slow consumer), an answer may wait unread, so no ping is judged over such a pause.
     public var keepAliveInterval: Duration?
 
     /// Creates options.

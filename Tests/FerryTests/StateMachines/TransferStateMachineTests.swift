@@ -217,4 +217,33 @@ struct TransferStateMachineTests {
             return
         }
     }
+
+    @Test func aConsumerThatComesWhileTheBodyIsDroppedLearnsHowItEnded() {
+        // A stream whose body waits for its consumer is cancelled; the consumer comes before the drop finished.
+        var machine = Machine()
+        _ = machine.claim(.head)
+        _ = machine.opened(Self.head, body: "body", keepReading: false)
+        guard case .drop = machine.cancel(cancelledOutcome: Self.outcome(.cancelled)) else {
+            Issue.record("the waiting body is dropped")
+            return
+        }
+        let claimed = machine.claimConsumer()
+        #expect(claimed, "nobody else reads it: the consumer is the first, not a second")
+        guard case .waitForEnd = machine.takeBody() else { Issue.record("it waits for the drop to end"); return }
+        _ = machine.finish(Self.outcome(.cancelled))
+        guard case .ended(let error) = machine.takeBody() else { Issue.record("then the end"); return }
+        #expect(error?.reason == .cancelled, "not a clean end of the body")
+    }
+
+    @Test func aConsumerBetweenTwoReadsOfACancelledStreamIsToldItWasCancelled() {
+        var machine = Machine()
+        _ = machine.claimConsumer()
+        _ = machine.claim(.head)
+        _ = machine.opened(Self.head, body: "body", keepReading: false)
+        _ = machine.cancel(cancelledOutcome: Self.outcome(.cancelled))
+        guard case .waitForEnd = machine.takeBody() else {
+            Issue.record("no clean end while the body is dropped")
+            return
+        }
+    }
 }

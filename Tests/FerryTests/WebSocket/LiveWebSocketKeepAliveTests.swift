@@ -8,7 +8,7 @@ import Testing
 @Suite("WebSocket keep-alive pings (WebSocket trait)")
 struct LiveWebSocketKeepAliveTests {
     @Test func aPeerThatAnswersKeepsTheSocketOpen() async throws {
-        // Given a socket that pings every 50 ms, with a task reading its messages
+        // Given a socket that pings every 250 ms, with a task reading its messages
         let live = try LiveServer()
         let socket = live.session.webSocket(
             "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
@@ -23,14 +23,14 @@ struct LiveWebSocketKeepAliveTests {
         try await waitUntil { server.receivedPingCount >= 3 }
         // Then the socket is still open and still echoes
         try await socket.send(.text("still here"))
-        await socket.close()
+        await socket.close(drainingMessages: true)
         #expect(try await reader.value == [.text("still here")])
         #expect(await socket.closeFrame?.code == .normalClosure)
         #expect(await live.server.closeCodes(count: 1) == [1000])
     }
 
     @Test func aPeerThatNeverAnswersIsClosedAsGone() async throws {
-        // Given a socket that pings every 50 ms, on a server that never answers a ping
+        // Given a socket that pings every 250 ms, on a server that never answers a ping
         let live = try LiveServer()
         let socket = live.session.webSocket(
             "ws/no-pong", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
@@ -45,7 +45,7 @@ struct LiveWebSocketKeepAliveTests {
     }
 
     @Test func aSocketNobodyReadsStillSeesThePongs() async throws {
-        // Given a socket that pings every 50 ms and only sends
+        // Given a socket that pings every 250 ms and only sends
         let live = try LiveServer()
         let socket = live.session.webSocket(
             "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
