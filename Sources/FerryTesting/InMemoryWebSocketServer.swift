@@ -51,7 +51,7 @@ public final class InMemoryWebSocketServer: Sendable {
     /// Every message the client sent, in order, on every connection.
     public var receivedMessages: [WebSocketMessage] { state.withLock { $0.messages } }
 
-    /// The payload of every ping the client sent.
+    /// The payload of every ping the client sent; each is answered with a pong at once, as a live server does.
     public var receivedPings: [Data] { state.withLock { $0.pings } }
 
     /// Every close frame the client sent, in order: its own close (``/Ferry/WebSocketTask/close(code:reason:)``,
@@ -173,6 +173,8 @@ public final class InMemoryWebSocketServer: Sendable {
                 guard self.clientSends(id, frame) else {
                     throw FerryError(.webSocketClosed(.abnormalClosure), request: request, response: head)
                 }
+                // The server answers a ping at once, as a live one does.
+                if case .ping(let payload) = frame { inbox.pongArrived(payload: payload.prefix(125)) }
             }, run: run)
     }
 

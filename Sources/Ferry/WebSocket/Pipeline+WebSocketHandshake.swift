@@ -2,7 +2,8 @@ import Foundation
 
 extension Pipeline {
     /// A WebSocket's handshake as one request of the session: prepared and adapted (``prepareWebSocket(_:)``), each
-    /// hop given to the observers (tracing adds its `traceparent`) and the cookie jar before `connect` sends it,
+    /// hop given to the observers (tracing adds its `traceparent`) and the cookie jar before `connect` sends it, the
+    /// cookies of each answer (a refusal's, a redirect's, the `101`'s) stored in the jar,
     /// redirects followed under the session's ``RedirectPolicy`` (RFC 6455 §4.1 lets a client follow them), and
     /// the session's ``EventMonitor``s, logging, metrics and tracing told of each step and of the end, with a
     /// ``Timeline``.
@@ -56,6 +57,7 @@ extension Pipeline {
                 do throws(FerryError) {
                     socket = try await connect(sent)
                 } catch {
+                    if let answer = error.response { configuration.cookieJar?.storeCookies(of: answer, for: sent.url) }
                     guard case .unacceptableStatus = error.reason, let refused = error.response else { throw error }
                     observers.observe(.responseHead(refused, attempt: 1), id: id)
                     guard let next = Self.redirect(after: refused, from: current, policy: policy) else { throw error }
@@ -68,6 +70,7 @@ extension Pipeline {
                     continue
                 }
                 let accepted = head(socket)
+                configuration.cookieJar?.storeCookies(of: accepted, for: sent.url)
                 observers.observe(.responseHead(accepted, attempt: 1), id: id)
                 end(accepted, nil)
                 return socket

@@ -49,13 +49,13 @@ actor WebSocketConnection {
                     throw FerryError.webSocketTraitMissing(request: try? request.get())
                 }
                 if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
-                let (options, cookieJar, inbox) = (options, pipeline.configuration.cookieJar, inbox)
+                let (options, inbox) = (options, inbox)
                 let transport = pipeline.configuration.transport
                 result = .success(
                     try await pipeline.webSocketHandshake(try request.get()) { sent throws(FerryError) in
                         if let provider { return try await self.open(sent, on: provider) }
                         return try await WebSocketEngine.connect(
-                            sent, options: options, transport: transport, cookieJar: cookieJar, inbox: inbox)
+                            sent, options: options, transport: transport, inbox: inbox)
                     } head: {
                         $0.head
                     })
@@ -82,31 +82,21 @@ actor WebSocketConnection {
         return try await open()
     }
 
-    /// Opens the socket through a transport that provides WebSockets, then does what the engine does with its
-    /// answer: the cookies of the head (a refusal's too) go to the jar, and a subprotocol that was not offered fails
-    /// the handshake.
+    /// Opens the socket through a transport that provides WebSockets, and fails it as the engine does when its
+    /// head names a subprotocol that was not offered. (The handshake stores the cookies of either.)
     private nonisolated func open(
         _ request: Request, on provider: any WebSocketProviding
     ) async throws(FerryError)
         -> WebSocketOpen
     {
-        let cookieJar = pipeline.configuration.cookieJar
         let open: WebSocketOpen
         do {
             open = try await provider.openWebSocket(request, options: options, inbox: inbox)
         } catch {
-            let failure = FerryError.mapping(error, cancelled: Task.isCancelled)
-                .adding(request: request, response: nil, body: nil)
-            if let head = failure.response { cookieJar?.storeCookies(of: head, for: request.url) }
-            throw failure
+            throw FerryError.mapping(error, cancelled: Task.isCancelled).adding(
+                request: request, response: nil, body: nil)
         }
-        cookieJar?.storeCookies(of: open.head, for: request.url)
-        if let chosen = open.head.headers["Sec-WebSocket-Protocol"],
-            !request.headers.listElements(for: "Sec-WebSocket-Protocol").contains(chosen)
-        {
-            let error = FerryError(
-                .transport(.invalidResponse), request: request, response: open.head,
-                underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
+        if let error = WebSocketHandshake.unofferedSubprotocolError(in: open.head, for: request) {
             // Ending the inbox stops the provider's socket, as the engine closes its channel.
             inbox.finish(.failure(error), closeFrame: nil)
             await open.run.value
@@ -119,12 +109,38 @@ actor WebSocketConnection {
     /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)`` once the
     ///   socket is closing or closed.
     nonisolated func send(_ frame: WebSocketOutgoingFrame) async throws(FerryError) {
+        try await sendable().send(frame)
+    }
+
+    /// Sends a ping and waits for its pong, opening the socket first when needed.
+    /// - Parameter payload: The payload; at most 125 bytes are sent.
+    /// - Returns: The time from sending the ping to the pong's arrival, measured in the awaiting task.
+    /// - Throws: ``FerryError``: as ``send(_:)``; the error that ended the socket before the pong;
+    ///   ``FerryError/Reason/cancelled`` when the awaiting task is cancelled.
+    nonisolated func ping(_ payload: Data) async throws(FerryError) -> Duration {
+        let open = try await sendable()
+        let bytes = Array(payload.prefix(125))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await inbox.ping(payload: bytes) { () async throws(FerryError) in
+                try await open.send(.ping(Data(bytes)))
+            }
+        } catch {
+            throw error.adding(request: open.request, response: open.head, body: nil)
+        }
+        return start.duration(to: clock.now)
+    }
+
+    /// The open socket, while a frame may still be sent on it.
+    /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)``.
+    private nonisolated func sendable() async throws(FerryError) -> WebSocketOpen {
         let open = try await ready()
         if inbox.isClosing || inbox.hasEnded {
             throw FerryError(
                 .webSocketClosed(inbox.closeFrame?.code ?? .normalClosure), request: open.request, response: open.head)
         }
-        try await open.send(frame)
+        return open
     }
 
     /// Closes the socket with `code` and waits for the close handshake (or its timeout); a socket never opened is

@@ -35,8 +35,7 @@ enum WebSocketEngine {
     /// - Throws: ``FerryError``: no connection, a refused upgrade (``FerryError/Reason/unacceptableStatus(_:)`` with
     ///   the response head and body prefix), a subprotocol the client did not offer.
     static func connect(
-        _ request: Request, options: WebSocketOptions, transport: any Transport, cookieJar: CookieJar?,
-        inbox: WebSocketInbox
+        _ request: Request, options: WebSocketOptions, transport: any Transport, inbox: WebSocketInbox
     ) async throws(FerryError) -> WebSocketOpen {
         let url = request.url
         let usesTLS = url.scheme?.lowercased() == "https"
@@ -89,21 +88,14 @@ enum WebSocketEngine {
                     ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
             }
             let head = response(refused.head, url: url)
-            cookieJar?.storeCookies(of: head, for: url)
             throw FerryError(
                 .unacceptableStatus(head.statusCode), request: request, response: head,
                 body: Data(refused.body.readableBytesView))
         case .upgraded(let channel, let responseHead):
             let head = response(responseHead, url: url)
-            cookieJar?.storeCookies(of: head, for: url)
-            if let chosen = head.headers["Sec-WebSocket-Protocol"] {
-                let offered = request.headers.listElements(for: "Sec-WebSocket-Protocol")
-                guard offered.contains(chosen) else {
-                    try? await channel.channel.close()
-                    throw FerryError(
-                        .transport(.invalidResponse), request: request, response: head,
-                        underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
-                }
+            if let error = WebSocketHandshake.unofferedSubprotocolError(in: head, for: request) {
+                try? await channel.channel.close()
+                throw error
             }
             let extensions: [any WebSocketExtension]
             do {
@@ -310,7 +302,7 @@ enum WebSocketEngine {
             maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: true
         ) { channel, responseHead in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(FrameFaultRecorder(inbox: inbox))
+                try channel.pipeline.syncOperations.addHandler(FrameRecorder(inbox: inbox))
                 if let interval = keepAliveInterval {
                     try channel.pipeline.syncOperations.addHandler(KeepAliveHandler(interval: interval, inbox: inbox))
                 }
@@ -551,9 +543,10 @@ final class KeepAliveHandler: ChannelDuplexHandler {
     }
 }
 
-/// Notes the frame decoder's errors (a frame over the size limit, a malformed frame) in the inbox, so that the end
-/// of the socket says why the engine closed it; then passes them on.
-private final class FrameFaultRecorder: ChannelInboundHandler {
+/// Notes in the inbox what the frames read say below the engine: each pong (for ``WebSocketTask/ping(_:)``, as the
+/// connection reads, whether or not anyone reads messages) and the frame decoder's errors (a frame over the size
+/// limit, a malformed frame), so that the end of the socket says why the engine closed it. Passes everything on.
+private final class FrameRecorder: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
 
@@ -561,6 +554,12 @@ private final class FrameFaultRecorder: ChannelInboundHandler {
 
     init(inbox: WebSocketInbox) {
         self.inbox = inbox
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        if frame.opcode == .pong { inbox.pongArrived(payload: frame.unmaskedData.readableBytesView) }
+        context.fireChannelRead(data)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

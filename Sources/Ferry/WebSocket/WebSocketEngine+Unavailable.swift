@@ -10,8 +10,7 @@ enum WebSocketEngine {
     /// Fails: this build has no WebSocket engine.
     /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` naming the `WebSocket` trait.
     static func connect(
-        _ request: Request, options: WebSocketOptions, transport: any Transport, cookieJar: CookieJar?,
-        inbox: WebSocketInbox
+        _ request: Request, options: WebSocketOptions, transport: any Transport, inbox: WebSocketInbox
     ) async throws(FerryError) -> WebSocketOpen {
         throw FerryError.webSocketTraitMissing(request: request)
     }

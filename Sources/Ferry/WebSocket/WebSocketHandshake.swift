@@ -46,6 +46,20 @@ enum WebSocketHandshakeError: Error {
     case unofferedSubprotocol(String)
 }
 
+extension WebSocketHandshake {
+    /// The error that fails an accepted handshake whose `101` names a subprotocol `request` did not offer (RFC 6455
+    /// §4.1: the client must fail the connection), or `nil` when the choice is one of the offered, or none. The
+    /// engine asks before its socket starts; a provider's socket is stopped after.
+    static func unofferedSubprotocolError(in head: HTTPResponse, for request: Request) -> FerryError? {
+        guard let chosen = head.headers["Sec-WebSocket-Protocol"],
+            !request.headers.listElements(for: "Sec-WebSocket-Protocol").contains(chosen)
+        else { return nil }
+        return FerryError(
+            .transport(.invalidResponse), request: request, response: head,
+            underlyingError: WebSocketHandshakeError.unofferedSubprotocol(chosen))
+    }
+}
+
 extension Pipeline {
     /// Prepares and adapts a WebSocket's upgrade request: defaults, the checked URL, the interceptors (attempt 1),
     /// the headers checked again. The cookie jar's cookies are added to each hop as it is sent.

@@ -1,12 +1,13 @@
-/// The lock-held rules between a WebSocket's three parties: the consumer that awaits the next message, the reader
-/// that pulls frames from the socket only when the consumer asks (back-pressure: one message in hand at most), and
-/// the closer that sends a close frame when one is requested (by ``WebSocketTask/close(code:reason:)``, by the
-/// cancellation of the consumer's task, or by the last copy of the task going away).
+/// The lock-held rules between a WebSocket's parties: the consumer that awaits the next message, the reader
+/// that pulls frames from the socket only when the consumer asks (back-pressure: one message in hand at most), the
+/// closer that sends a close frame when one is requested (by ``WebSocketTask/close(code:reason:)``, by the
+/// cancellation of the consumer's task, or by the last copy of the task going away), and the pingers that await
+/// their pongs (``WebSocketTask/ping(_:)``).
 ///
 /// Every method returns what to resume; ``WebSocketInbox`` resumes it after the lock is released. The waiting
 /// parties are generic (continuations in ``WebSocketInbox``, plain numbers in the tests), so that the rules are
 /// tested without tasks or sockets.
-struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
+struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
     /// What the consumer gets: a message, the end (`nil`), or the error that ended the socket.
     typealias Delivery = WebSocketDelivery
     /// A close the closer is to send.
@@ -17,8 +18,25 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
         var consumer: (Consumer, Delivery)?
         var reader: (Reader, Bool)?
         var closer: (Closer, CloseRequest?)?
+        var pingers: [(Pinger, Result<Void, FerryError>)] = []
 
         static var none: Action { Action() }
+    }
+
+    /// A ping sent and not yet answered, in the order sent.
+    private struct Ping {
+        enum Phase {
+            /// Sent; its pinger has not started waiting.
+            case sent
+            /// Its pinger waits.
+            case waiting(Pinger)
+            /// Answered before its pinger waited.
+            case answered
+        }
+
+        let id: Int
+        let payload: [UInt8]
+        var phase: Phase
     }
 
     private var consumer: Consumer?
@@ -39,6 +57,8 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
     private(set) var closeFrame: WebSocketClose?
     /// What a protocol handler below the engine saw go wrong (a frame too large, a malformed frame), if anything.
     var fault: WebSocketCloseCode?
+    private var pings: [Ping] = []
+    private var nextPingID = 0
 
     /// The consumer asks for the next message.
     mutating func consumerWaits(_ continuation: Consumer) -> Action {
@@ -133,12 +153,82 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer> {
         return pendingClose
     }
 
+    // MARK: Pings
+
+    /// A ping is about to be sent, with `payload` (at most 125 bytes, as sent).
+    /// - Returns: Its number for ``pingerWaits(_:continuation:)`` and ``pingAbandoned(_:)``, or the error that
+    ///   ended the socket.
+    mutating func pingSent(payload: [UInt8]) -> Result<Int, FerryError> {
+        if let end { return .failure(Self.endError(end, closeFrame: closeFrame)) }
+        nextPingID += 1
+        pings.append(Ping(id: nextPingID, payload: payload, phase: .sent))
+        return .success(nextPingID)
+    }
+
+    /// The ping's pinger waits for its pong: resumed at once when it came already, or when the socket ended.
+    mutating func pingerWaits(_ id: Int, continuation: Pinger) -> Action {
+        guard let index = pings.firstIndex(where: { $0.id == id }) else {
+            let error = end.map { Self.endError($0, closeFrame: closeFrame) } ?? FerryError(.cancelled)
+            return Action(pingers: [(continuation, .failure(error))])
+        }
+        if case .answered = pings[index].phase {
+            pings.remove(at: index)
+            return Action(pingers: [(continuation, .success(()))])
+        }
+        pings[index].phase = .waiting(continuation)
+        return .none
+    }
+
+    /// A pong arrived. It answers the latest ping with the same payload and every ping sent before that one (RFC
+    /// 6455 §5.5.3 lets a peer answer only the most recent of several pings); one that matches no ping (an
+    /// unsolicited pong, a heartbeat) answers none.
+    mutating func pongArrived(payload: [UInt8]) -> Action {
+        guard let last = pings.lastIndex(where: { $0.payload == payload }) else { return .none }
+        var action = Action()
+        var index = 0
+        for _ in 0...last {
+            switch pings[index].phase {
+            case .waiting(let pinger):
+                action.pingers.append((pinger, .success(())))
+                pings.remove(at: index)
+            case .sent:
+                pings[index].phase = .answered
+                index += 1
+            case .answered:
+                index += 1
+            }
+        }
+        return action
+    }
+
+    /// The ping is no longer awaited: its send failed, or its pinger's task was cancelled (which fails the wait).
+    mutating func pingAbandoned(_ id: Int) -> Action {
+        guard let index = pings.firstIndex(where: { $0.id == id }) else { return .none }
+        let ping = pings.remove(at: index)
+        guard case .waiting(let pinger) = ping.phase else { return .none }
+        return Action(pingers: [(pinger, .failure(FerryError(.cancelled)))])
+    }
+
+    /// What a pinger gets when the socket ended before the pong: the error that ended it, or for a clean end
+    /// ``FerryError/Reason/webSocketClosed(_:)`` with the close code.
+    private static func endError(_ end: Delivery, closeFrame: WebSocketClose?) -> FerryError {
+        if case .failure(let error) = end { return error }
+        return FerryError(.webSocketClosed(closeFrame?.code ?? .normalClosure))
+    }
+
+    // MARK: The end
+
     /// The socket ended: everyone waiting is released, and every later consumer gets `end`.
     mutating func finish(_ end: Delivery, closeFrame: WebSocketClose?) -> Action {
         guard self.end == nil else { return .none }
         self.end = end
         self.closeFrame = closeFrame
         var action = Action()
+        let error = Self.endError(end, closeFrame: closeFrame)
+        for ping in pings {
+            if case .waiting(let pinger) = ping.phase { action.pingers.append((pinger, .failure(error))) }
+        }
+        pings = []
         if let consumer {
             self.consumer = nil
             action.consumer = (consumer, end)

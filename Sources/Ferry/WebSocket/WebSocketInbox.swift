@@ -4,7 +4,7 @@
 package final class WebSocketInbox: Sendable {
     private typealias Machine = WebSocketInboxStateMachine<
         CheckedContinuation<WebSocketDelivery, Never>, CheckedContinuation<Bool, Never>,
-        CheckedContinuation<WebSocketCloseRequest?, Never>
+        CheckedContinuation<WebSocketCloseRequest?, Never>, CheckedContinuation<Result<Void, FerryError>, Never>
     >
 
     private let state = Locked(Machine())
@@ -86,6 +86,39 @@ package final class WebSocketInbox: Sendable {
     /// Whether the socket ended.
     package var hasEnded: Bool { state.withLock { $0.end != nil } }
 
+    /// Sends a ping with `send` and waits for its pong.
+    /// - Parameters:
+    ///   - payload: The ping's payload, as sent (at most 125 bytes).
+    ///   - send: Sends the ping.
+    /// - Throws: ``FerryError``: `send`'s error; the error that ended the socket first; ``FerryError/Reason/cancelled``
+    ///   when the awaiting task is cancelled (the socket stays open).
+    func ping(
+        payload: [UInt8], send: () async throws(FerryError) -> Void
+    ) async throws(FerryError) {
+        // Noted before it is sent: its pong may be read before `send` returns.
+        let id = try state.withLock { $0.pingSent(payload: payload) }.get()
+        do {
+            try await send()
+        } catch {
+            apply(state.withLock { $0.pingAbandoned(id) })
+            throw error
+        }
+        let answer = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                apply(state.withLock { $0.pingerWaits(id, continuation: continuation) })
+            }
+        } onCancel: {
+            apply(state.withLock { $0.pingAbandoned(id) })
+        }
+        try answer.get()
+    }
+
+    /// A pong arrived: the pings it answers are resumed.
+    package func pongArrived(payload: some Collection<UInt8>) {
+        let bytes = Array(payload)
+        apply(state.withLock { $0.pongArrived(payload: bytes) })
+    }
+
     /// Notes what a protocol handler below the engine saw go wrong; the first fault is kept.
     func noteFault(_ code: WebSocketCloseCode) {
         state.withLock { if $0.fault == nil { $0.fault = code } }
@@ -98,5 +131,6 @@ package final class WebSocketInbox: Sendable {
         if let (continuation, value) = action.consumer { continuation.resume(returning: value) }
         if let (continuation, value) = action.reader { continuation.resume(returning: value) }
         if let (continuation, value) = action.closer { continuation.resume(returning: value) }
+        for (continuation, value) in action.pingers { continuation.resume(returning: value) }
     }
 }

@@ -67,11 +67,28 @@ public struct WebSocketTask: Sendable {
         try await connection.send(.message(message))
     }
 
-    /// Sends a ping, opening the socket when needed; the server's pong is not reported yet.
+    /// Sends a ping, opening the socket when needed, without waiting for the server's pong (``ping(_:)`` waits).
     /// - Parameter payload: Up to 125 bytes (a longer payload is cut).
     /// - Throws: ``FerryError``: as ``send(_:)``.
     public func sendPing(_ payload: Data = Data()) async throws(FerryError) {
         try await connection.send(.ping(payload))
+    }
+
+    /// Sends a ping, opening the socket when needed, and waits for the server's pong.
+    ///
+    /// A pong answers the ping whose payload it echoes and every ping sent before that one (a server may answer
+    /// only the latest of several, RFC 6455 §5.5.3). Pongs are read as the connection reads, whether or not a task
+    /// iterates ``messages``; while reading pauses for unread messages (back-pressure), a pong waits behind them.
+    /// There is no time limit: cancel the awaiting task to stop waiting (the socket stays open), or close the
+    /// socket.
+    /// - Parameter payload: Up to 125 bytes (a longer payload is cut); empty by default.
+    /// - Returns: The round trip: from sending the ping to the pong's arrival, measured in the awaiting task.
+    /// - Throws: ``FerryError``: as ``send(_:)``; ``FerryError/Reason/webSocketClosed(_:)`` (or the error that ended
+    ///   the socket) when it ends before the pong; ``FerryError/Reason/cancelled`` when the awaiting task is
+    ///   cancelled.
+    @discardableResult
+    public func ping(_ payload: Data = Data()) async throws(FerryError) -> Duration {
+        try await connection.ping(payload)
     }
 
     /// Closes the socket and waits for the close handshake (at most ``WebSocketOptions/closeTimeout``). A socket

@@ -5,7 +5,7 @@ import Testing
 /// The inbox's rules with numbers for the waiting parties: no tasks, no sockets.
 @Suite("WebSocket inbox state machine")
 struct WebSocketInboxStateMachineTests {
-    typealias Machine = WebSocketInboxStateMachine<Int, Int, Int>
+    typealias Machine = WebSocketInboxStateMachine<Int, Int, Int, Int>
 
     @Test func theReaderReadsOnlyWhenTheConsumerAsks() throws {
         var machine = Machine()
@@ -137,5 +137,68 @@ struct WebSocketInboxStateMachineTests {
         #expect(stopped.closer?.0 == 7)
         #expect(stopped.closer?.1 == nil)
         #expect(machine.closerWaits(8).closer?.1 == nil)
+    }
+
+    // MARK: Pings
+
+    @Test func aPongAnswersItsPingWhetherItComesBeforeOrAfterThePingerWaits() throws {
+        var machine = Machine()
+        // A pong read before its pinger waited is kept for it
+        let early = try machine.pingSent(payload: [1]).get()
+        #expect(machine.pongArrived(payload: [1]).pingers.isEmpty)
+        let woken = machine.pingerWaits(early, continuation: 20)
+        #expect(woken.pingers.map(\.0) == [20])
+        #expect(throws: Never.self) { try woken.pingers.first?.1.get() }
+        // A pinger that waits first is resumed by its pong
+        let late = machine.pingSent(payload: [2])
+        #expect(machine.pingerWaits(try late.get(), continuation: 21).pingers.isEmpty)
+        #expect(machine.pongArrived(payload: [2]).pingers.map(\.0) == [21])
+    }
+
+    @Test func aPongAnswersTheLatestMatchingPingAndEveryEarlierOne() throws {
+        var machine = Machine()
+        let first = try machine.pingSent(payload: [1]).get()
+        let second = try machine.pingSent(payload: [2]).get()
+        let third = try machine.pingSent(payload: [3]).get()
+        _ = machine.pingerWaits(first, continuation: 1)
+        _ = machine.pingerWaits(third, continuation: 3)
+        // The pong of the second answers the first and the second (not yet waiting), not the third
+        #expect(machine.pongArrived(payload: [2]).pingers.map(\.0) == [1])
+        #expect(machine.pingerWaits(second, continuation: 2).pingers.map(\.0) == [2])
+        // A pong that matches nothing (unsolicited) answers nothing
+        #expect(machine.pongArrived(payload: [9]).pingers.isEmpty)
+        #expect(machine.pongArrived(payload: [3]).pingers.map(\.0) == [3])
+    }
+
+    @Test func theEndFailsEveryPingerWithHowTheSocketEnded() {
+        var machine = Machine()
+        let waiting = try? machine.pingSent(payload: []).get()
+        let notYet = try? machine.pingSent(payload: [1]).get()
+        _ = machine.pingerWaits(waiting ?? 0, continuation: 1)
+        let end = machine.finish(.success(nil), closeFrame: WebSocketClose(code: .goingAway))
+        #expect(end.pingers.map(\.0) == [1])
+        #expect(end.pingers.first.map { (try? $0.1.get()) == nil } == true)
+        // A pinger that waits after the end, and a ping sent after it, fail with the close code
+        let after = machine.pingerWaits(notYet ?? 0, continuation: 2)
+        #expect(Self.reason(after.pingers.first?.1) == .webSocketClosed(.goingAway))
+        #expect(Self.reason(machine.pingSent(payload: []).map { _ in () }) == .webSocketClosed(.goingAway))
+    }
+
+    @Test func anAbandonedPingFailsItsWaitingPingerAndIsForgotten() {
+        var machine = Machine()
+        let id = (try? machine.pingSent(payload: []).get()) ?? 0
+        _ = machine.pingerWaits(id, continuation: 1)
+        let abandoned = machine.pingAbandoned(id)
+        #expect(Self.reason(abandoned.pingers.first?.1) == .cancelled)
+        #expect(machine.pongArrived(payload: []).pingers.isEmpty)
+        // A cancellation that came before the pinger waited: the wait fails at once
+        let other = (try? machine.pingSent(payload: []).get()) ?? 0
+        #expect(machine.pingAbandoned(other).pingers.isEmpty)
+        #expect(Self.reason(machine.pingerWaits(other, continuation: 2).pingers.first?.1) == .cancelled)
+    }
+
+    private static func reason(_ result: Result<Void, FerryError>?) -> FerryError.Reason? {
+        guard case .failure(let error) = result else { return nil }
+        return error.reason
     }
 }

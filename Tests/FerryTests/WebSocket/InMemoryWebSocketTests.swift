@@ -324,6 +324,18 @@ struct InMemoryWebSocketTests {
         await socket.close()
     }
 
+    @Test func aPingIsAnsweredWithAPong() async throws {
+        let server = echoServer()
+        let socket = session([.webSocket("/chat", server)]).webSocket("ws://chat.test/chat")
+        let roundTrip = try await socket.ping(Data("rtt".utf8))
+        #expect(roundTrip >= .zero)
+        #expect(server.receivedPings == [Data("rtt".utf8)])
+        await socket.close()
+        // After the close, a ping fails with the close code instead of waiting forever
+        let error = await #expect(throws: FerryError.self) { try await socket.ping() }
+        #expect(error?.reason == .webSocketClosed(.normalClosure))
+    }
+
     @Test func eachUpgradeRunsTheScriptOnItsOwnConnection() async throws {
         let server = echoServer()
         let session = session([.webSocket("/chat", server)])

@@ -4,8 +4,9 @@ import FerryTestServer
 import Foundation
 import Testing
 
-/// Keep-alive pings: a peer that answers keeps the socket open; one that has gone quiet is closed with 1001.
-@Suite("WebSocket keep-alive pings (WebSocket trait)")
+/// Pings: ``WebSocketTask/ping(_:)`` returns with its pong; keep-alive pings keep a socket whose peer answers open,
+/// and close one whose peer has gone quiet with 1001.
+@Suite("WebSocket pings and keep-alive (WebSocket trait)")
 struct LiveWebSocketKeepAliveTests {
     @Test func aPeerThatAnswersKeepsTheSocketOpen() async throws {
         // Given a socket that pings every 250 ms, with a task reading its messages
@@ -60,6 +61,49 @@ struct LiveWebSocketKeepAliveTests {
         #expect(try await messages.next() == .text("two"))
         await socket.close()
         #expect(await live.server.closeCodes(count: 1) == [1000])
+    }
+
+    @Test func aPingReturnsOnceItsPongArrivesEvenWithNobodyReadingMessages() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket("ws/echo")
+        try await socket.send(.text("unread"))
+        let roundTrip = try await socket.ping(Data("rtt".utf8))
+        #expect(roundTrip > .zero)
+        #expect(live.server.receivedPingCount == 1)
+        // Two pings at once: each gets its own pong
+        async let first = socket.ping(Data("a".utf8))
+        async let second = socket.ping(Data("b".utf8))
+        _ = try await (first, second)
+        #expect(live.server.receivedPingCount == 3)
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("unread"))
+        await socket.close()
+    }
+
+    @Test func aPingThePeerNeverAnswersEndsWithTheSocketOrItsTask() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket("ws/no-pong")
+        // Cancelling the awaiting task stops the wait; the socket stays open
+        let server = live.server
+        let waiting = Task { try await socket.ping() }
+        try await waitUntil { server.receivedPingCount == 1 }
+        waiting.cancel()
+        let cancelled = await waiting.result
+        #expect(Self.reason(cancelled) == .cancelled)
+        try await socket.send(.text("still open"))
+        var messages = socket.messages.makeAsyncIterator()
+        #expect(try await messages.next() == .text("still open"))
+        // A ping still waiting when the socket closes fails with the close code
+        let pending = Task { try await socket.ping() }
+        try await waitUntil { server.receivedPingCount == 2 }
+        await socket.close()
+        let closed = await pending.result
+        #expect(Self.reason(closed) == .webSocketClosed(.normalClosure))
+    }
+
+    private static func reason<Value>(_ result: Result<Value, any Error>) -> FerryError.Reason? {
+        guard case .failure(let error) = result else { return nil }
+        return (error as? FerryError)?.reason
     }
 
     @Test func noPingsWithoutKeepAlive() async throws {
