@@ -1,21 +1,17 @@
 import Foundation
 
 /// One WebSocket's life: opened by the first task that needs it (the handshake runs in that task), then the open
-/// socket, whose frames an engine reads on a task of its own, until it ends.
-actor WebSocketConnection {
-    private enum State {
-        case idle
-        case connecting([CheckedContinuation<Result<WebSocketOpen, FerryError>, Never>])
-        case open(WebSocketOpen)
-        case failed(FerryError)
-    }
+/// socket, whose frames an engine reads on a task of its own, until it ends. Its phase is a
+/// ``WebSocketConnectionStateMachine`` behind a lock, so that sending and reading on an open socket take no hop.
+/// (Benchmarks/README.md, "WebSockets": an actor hop per message cost parallel-32 about a fifth of its rate.)
+final class WebSocketConnection: Sendable {
+    private typealias Machine = WebSocketConnectionStateMachine<
+        WebSocketOpen, CheckedContinuation<Result<WebSocketOpen, FerryError>, Never>
+    >
 
-    private var state = State.idle
-    /// The open socket, once the handshake succeeded: sending and reading find it here without entering the actor.
-    /// (Benchmarks/README.md, "WebSockets": an actor hop per message cost parallel-32 about a fifth of its rate.)
-    private nonisolated let opened = Locked<WebSocketOpen?>(nil)
+    private let state = Locked(Machine())
     /// Where messages, close requests and the end meet; reached synchronously by cancellation and `deinit`.
-    nonisolated let inbox = WebSocketInbox()
+    let inbox = WebSocketInbox()
     private let pipeline: Pipeline
     private let request: Result<Request, FerryError>
     private let options: WebSocketOptions
@@ -29,62 +25,55 @@ actor WebSocketConnection {
     /// The open socket; the first caller performs the handshake, later ones wait for it.
     /// - Throws: ``FerryError``: the handshake's failure (every caller gets the same one).
     func open() async throws(FerryError) -> WebSocketOpen {
-        switch state {
+        switch state.withLock({ $0.open() }) {
         case .open(let open):
             return open
         case .failed(let error):
             throw error
-        case .connecting(var waiters):
+        case .wait:
             let result = await withCheckedContinuation { continuation in
-                waiters.append(continuation)
-                state = .connecting(waiters)
+                if let now = state.withLock({ $0.wait(continuation) }) { continuation.resume(returning: now) }
             }
             return try result.get()
-        case .idle:
-            state = .connecting([])
-            let result: Result<WebSocketOpen, FerryError>
-            do throws(FerryError) {
-                let provider = pipeline.configuration.transport as? any WebSocketProviding
-                guard provider != nil || WebSocketEngine.isAvailable else {
-                    throw FerryError.webSocketTraitMissing(request: try? request.get())
-                }
-                if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
-                let (options, inbox) = (options, inbox)
-                let transport = pipeline.configuration.transport
-                result = .success(
-                    try await pipeline.webSocketHandshake(try request.get()) { sent throws(FerryError) in
-                        if let provider { return try await self.open(sent, on: provider) }
-                        return try await WebSocketEngine.connect(
-                            sent, options: options, transport: transport, inbox: inbox)
-                    } head: {
-                        $0.head
-                    })
-            } catch {
-                result = .failure(error)
-            }
-            guard case .connecting(let waiters) = state else { preconditionFailure("WebSocketConnection: state") }
-            switch result {
-            case .success(let open):
-                state = .open(open)
-                opened.withLock { $0 = open }
-            case .failure(let error):
-                state = .failed(error)
-                inbox.finish(.failure(error), closeFrame: nil)
-            }
-            for waiter in waiters { waiter.resume(returning: result) }
+        case .handshake:
+            let result = await handshake()
+            if case .failure(let error) = result { inbox.finish(.failure(error), closeFrame: nil) }
+            for waiter in state.withLock({ $0.handshakeEnded(result) }) { waiter.resume(returning: result) }
             return try result.get()
         }
     }
 
+    /// The handshake, through the session's pipeline, on the transport's WebSockets or Ferry's engine.
+    private func handshake() async -> Result<WebSocketOpen, FerryError> {
+        do throws(FerryError) {
+            let provider = pipeline.configuration.transport as? any WebSocketProviding
+            guard provider != nil || WebSocketEngine.isAvailable else {
+                throw FerryError.webSocketTraitMissing(request: try? request.get())
+            }
+            if inbox.isClosing { throw FerryError(.webSocketClosed(.normalClosure), request: try? request.get()) }
+            let (options, inbox) = (options, inbox)
+            let transport = pipeline.configuration.transport
+            return .success(
+                try await pipeline.webSocketHandshake(try request.get()) { sent throws(FerryError) in
+                    if let provider { return try await self.open(sent, on: provider) }
+                    return try await WebSocketEngine.connect(sent, options: options, transport: transport, inbox: inbox)
+                } head: {
+                    $0.head
+                })
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The open socket: at once when the handshake is done, else through ``open()``.
-    nonisolated func ready() async throws(FerryError) -> WebSocketOpen {
-        if let open = opened.withLock({ $0 }) { return open }
+    func ready() async throws(FerryError) -> WebSocketOpen {
+        if let open = state.withLock({ $0.openSocket }) { return open }
         return try await open()
     }
 
     /// Opens the socket through a transport that provides WebSockets, and fails it as the engine does when its
     /// head names a subprotocol that was not offered. (The handshake stores the cookies of either.)
-    private nonisolated func open(
+    private func open(
         _ request: Request, on provider: any WebSocketProviding
     ) async throws(FerryError)
         -> WebSocketOpen
@@ -108,7 +97,7 @@ actor WebSocketConnection {
     /// Sends a frame, opening the socket first when needed.
     /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)`` once the
     ///   socket is closing or closed.
-    nonisolated func send(_ frame: WebSocketOutgoingFrame) async throws(FerryError) {
+    func send(_ frame: WebSocketOutgoingFrame) async throws(FerryError) {
         try await sendable().send(frame)
     }
 
@@ -117,7 +106,7 @@ actor WebSocketConnection {
     /// - Returns: The time from sending the ping to the pong's arrival, measured in the awaiting task.
     /// - Throws: ``FerryError``: as ``send(_:)``; the error that ended the socket before the pong;
     ///   ``FerryError/Reason/cancelled`` when the awaiting task is cancelled.
-    nonisolated func ping(_ payload: Data) async throws(FerryError) -> Duration {
+    func ping(_ payload: Data) async throws(FerryError) -> Duration {
         let open = try await sendable()
         let bytes = Array(payload.prefix(125))
         let clock = ContinuousClock()
@@ -134,7 +123,7 @@ actor WebSocketConnection {
 
     /// The open socket, while a frame may still be sent on it.
     /// - Throws: ``FerryError``: the handshake's failure, or ``FerryError/Reason/webSocketClosed(_:)``.
-    private nonisolated func sendable() async throws(FerryError) -> WebSocketOpen {
+    private func sendable() async throws(FerryError) -> WebSocketOpen {
         let open = try await ready()
         if inbox.isClosing || inbox.hasEnded {
             throw FerryError(
@@ -147,16 +136,15 @@ actor WebSocketConnection {
     /// only marked closed. With `draining`, the consumer still gets the messages the server sent before its close
     /// frame.
     func close(code: WebSocketCloseCode, reason: String, draining: Bool = false) async {
-        switch state {
-        case .idle:
-            state = .failed(FerryError(.webSocketClosed(code), request: try? request.get()))
+        switch state.withLock({ $0.close(closed: FerryError(.webSocketClosed(code), request: try? request.get())) }) {
+        case .markClosed:
             inbox.finish(.success(nil), closeFrame: WebSocketClose(code: code, reason: reason))
-        case .failed:
+        case .none:
             return
-        case .connecting:
+        case .closeWhenOpen:
             inbox.requestClose(code, reason: reason, keepsReading: draining)
             if let open = try? await open() { await finishing(open.run) }
-        case .open(let open):
+        case .close(let open):
             inbox.requestClose(code, reason: reason, keepsReading: draining)
             await finishing(open.run)
         }
