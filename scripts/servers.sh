@@ -21,6 +21,8 @@
 #                                              ports 18091 to 18099)
 #   proxy        pproxy: HTTP (CONNECT and absolute-form) and SOCKS5 on one port, no credentials
 #                                              FERRY_PROXY_URL     (default port 18085, http://127.0.0.1:PORT)
+#   websocket    the `websockets` library (scripts/websocket-peer.py): echo, fragments, close codes, pings,
+#                subprotocols, permessage-deflate                  FERRY_WEBSOCKETS_URL (default port 18087, ws://…)
 #   proxyauth    tinyproxy: HTTP with Basic credentials ferry:s3cret (pproxy compares header names with their
 #                case, so it refuses a lower-case proxy-authorization, which AsyncHTTPClient sends)
 #                                              FERRY_PROXY_AUTH_URL (default port 18086, http://ferry:s3cret@…)
@@ -35,12 +37,12 @@
 #   FERRY_PROXY_AUTH_PORT   preferred ports
 #   FERRY_SERVER_START_TIMEOUT  seconds to wait for each server (default 20)
 #   FERRY_PYTHON            the Python 3 the virtual environment is made from (default python3); if it already
-#                           imports httpbin, gunicorn and pproxy, it runs the servers itself, without a virtual environment
-#   FERRY_VENV              the virtual environment for httpbin, gunicorn and pproxy (default REPO/.venv-servers, git-ignored)
+#                           imports httpbin, gunicorn, pproxy and websockets, it runs the servers itself, without a virtual environment
+#   FERRY_VENV              the virtual environment for httpbin, gunicorn, pproxy and websockets (default REPO/.venv-servers, git-ignored)
 #   FERRY_PIP_SPECS         what pip installs into it (made again when the specs change)
 #
 # What `install` (and `start`) installs when missing, as root or with passwordless sudo, on Debian or Ubuntu:
-# nginx (nginx-light), curl, tinyproxy, python3 and python3-venv with apt-get; httpbin, gunicorn and pproxy with
+# nginx (nginx-light), curl, tinyproxy, python3 and python3-venv with apt-get; httpbin, gunicorn, pproxy and websockets with
 # pip, into FERRY_VENV,
 # never into the system Python (Debian 12's refuses: externally-managed-environment, PEP 668).
 set -euo pipefail
@@ -56,10 +58,10 @@ ENV_FILE="$WORK/servers.env"
 PY="${FERRY_PYTHON:-python3}"
 VENV="${FERRY_VENV:-$ROOT/.venv-servers}"
 # Versions verified together on Debian 12 / CPython 3.11 with Flask 3.1 + Werkzeug 3.1.
-PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9 cryptography==50.0.2}"
+PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9 cryptography==50.0.2 websockets==15.0.1}"
 START_TIMEOUT="${FERRY_SERVER_START_TIMEOUT:-20}"
-SERVICES=(nginx httpbin upload proxy proxyauth)
-PY_MODULES='import httpbin, gunicorn, pproxy, cryptography'
+SERVICES=(nginx httpbin upload proxy proxyauth websocket)
+PY_MODULES='import httpbin, gunicorn, pproxy, cryptography, websockets'
 
 log() { echo "servers.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -147,7 +149,7 @@ apt_update_once() {
   fi
 }
 
-# ensure_python_env: sets PY to an interpreter that imports httpbin, gunicorn and pproxy: PY as it is when it already does
+# ensure_python_env: sets PY to an interpreter that imports httpbin, gunicorn, pproxy and websockets: PY as it is when it already does
 # (a machine set up by hand, offline), else the virtual environment FERRY_VENV, made from PY (python3-venv installed
 # first on Debian when PY lacks ensurepip) and filled with PIP_SPECS when it is missing, broken or of other specs.
 ensure_python_env() {
@@ -175,7 +177,7 @@ ensure_python_env() {
   PIP_DISABLE_PIP_VERSION_CHECK=1 "$vpy" -m pip install -q $PIP_SPECS >>"$LOGS/install.log" 2>&1 \
     || { tail -n 30 "$LOGS/install.log" >&2; die "pip install $PIP_SPECS (into $VENV) failed"; }
   "$vpy" -c "$PY_MODULES" >/dev/null 2>&1 \
-    || die "httpbin/gunicorn/pproxy still not importable after pip install into $VENV"
+    || die "httpbin/gunicorn/pproxy/websockets still not importable after pip install into $VENV"
   printf '%s' "$PIP_SPECS" >"$specs_file"
   PY="$vpy"
 }
@@ -251,6 +253,7 @@ pid_pattern() {
     upload) echo 'upload_sink.py' ;;
     proxy) echo 'pproxy' ;;
     proxyauth) echo 'tinyproxy' ;;
+    websocket) echo 'websocket-peer.py' ;;
   esac
 }
 
@@ -464,6 +467,19 @@ start_proxy() { # start_proxy NAME PORT: pproxy, HTTP and SOCKS5 without credent
   echo "$!" >"$WORK/$name.pid"
   echo "$port" >"$STATE/$name.port"
   wait_port "$name" "$port"
+}
+
+start_websocket() { # the websockets library's server, scripts/websocket-peer.py
+  local port
+  port="$(pick_port "${FERRY_WEBSOCKET_PORT:-18087}")"
+  rm -f "$WORK/websocket.pid"
+  : >"$LOGS/websocket.log"
+  setsid "$PY" "$ROOT/scripts/websocket-peer.py" "$port" "$WORK/websocket.pid" \
+    </dev/null >>"$LOGS/websocket.log" 2>&1 9>&- &
+  echo "$port" >"$STATE/websocket.port"
+  local i
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do [[ -s "$WORK/websocket.pid" ]] && break; sleep 0.1; done
+  wait_port websocket "$port"
 }
 
 start_proxies() {
@@ -684,6 +700,7 @@ write_env() {
     echo "export FERRY_NGINX_SOCKET=$WORK/nginx.sock"
     echo "export FERRY_PROXY_URL=http://127.0.0.1:$(port_of proxy)"
     echo "export FERRY_PROXY_AUTH_URL=http://ferry:s3cret@127.0.0.1:$(port_of proxyauth)"
+    echo "export FERRY_WEBSOCKETS_URL=ws://127.0.0.1:$(port_of websocket)"
   } >"$ENV_FILE.tmp"
   mv -f "$ENV_FILE.tmp" "$ENV_FILE"
   cat "$ENV_FILE"
@@ -709,8 +726,9 @@ do_start() {
     start_httpbin
     start_nginx
     start_proxies
+    start_websocket
     trap - EXIT
-    log "started nginx, httpbin, the upload sink and the proxies (logs: $LOGS)"
+    log "started nginx, httpbin, the upload sink, the proxies and the WebSocket peer (logs: $LOGS)"
   fi
   write_env
 }

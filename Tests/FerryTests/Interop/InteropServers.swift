@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The real servers `scripts/test.sh` starts (httpbin under gunicorn, nginx), found through environment variables.
+/// The real servers `scripts/test.sh` starts (httpbin under gunicorn, nginx, the `websockets` library's server), found
+/// through environment variables.
 enum InteropServers {
     static let environment = ProcessInfo.processInfo.environment
     static let httpbin = environment["FERRY_HTTPBIN_URL"].flatMap(URL.init(string:))
@@ -18,5 +19,8 @@ struct InteropServersPresenceTests {
     func serversAreRunningUnderCI() {
         #expect(InteropServers.httpbin != nil, "FERRY_HTTPBIN_URL is not set: run the tests with scripts/test.sh")
         #expect(InteropServers.nginx != nil, "FERRY_NGINX_URL is not set: run the tests with scripts/test.sh")
+        #expect(
+            InteropServers.environment["FERRY_WEBSOCKETS_URL"] != nil,
+            "FERRY_WEBSOCKETS_URL is not set: run the tests with scripts/test.sh")
     }
 }
