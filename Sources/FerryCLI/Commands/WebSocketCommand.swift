@@ -69,6 +69,9 @@ struct WebSocketCommand {
         }
         let closer = Closer()
         let interrupts = InterruptSignal()
+        // Nothing is read or sent before Ctrl-C is seen: one pressed while Dispatch still installs the source would
+        // be lost (seen under CI load: a hang with the socket open).
+        await interrupts.waitUntilInstalled()
         let input = StandardInputLines(strippingCarriageReturn: !invocation.options.sendsBinary)
         let reception = await withTaskGroup(of: Reception?.self) { group in
             group.addTask { await receive(socket) }

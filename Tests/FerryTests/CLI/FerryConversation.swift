@@ -70,6 +70,13 @@ final class FerryConversation: Sendable {
         if endingInput { endInput() }
         if terminating { child.terminate() }
         let child = child
+        // A ferry that never ends fails the test (killed: status 137) instead of hanging the run.
+        let pid = child.pid
+        let watchdog = Task {
+            try await Task.sleep(for: Duration.seconds(60).scaled)
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
         let exit = try await FerryBinary.onThread { child.wait() }
         endInput()
         let out = await output.all()
