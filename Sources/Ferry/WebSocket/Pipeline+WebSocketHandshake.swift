@@ -8,8 +8,9 @@ extension Pipeline {
     /// the session's ``EventMonitor``s, logging, metrics and tracing told of each step and of the end, with a
     /// ``Timeline``.
     ///
-    /// Not part of it: retries, the total timeout (the engine bounds the handshake by the idle timeout) and the
-    /// limit on requests in flight (a socket is not a request in flight).
+    /// Timeouts: each hop gets what is left of the request's total timeout, so that the whole handshake, redirects
+    /// included, ends with ``FerryError/TimeoutKind/total`` when it runs out; the engine also bounds each hop by the
+    /// idle timeout. Not part of it: retries and the limit on requests in flight (a socket is not a request in flight).
     /// - Parameters:
     ///   - request: The upgrade request as `Session.webSocket` made it.
     ///   - connect: Sends one hop's request and returns the open socket, or throws; a refused upgrade throws
@@ -53,10 +54,17 @@ extension Pipeline {
                 observers.willSend(&sent, id: id)
                 // The jar's cookies go on what is sent, so that each hop gets those for its own URL.
                 sent = configuration.cookieJar.map { $0.addingCookies(to: sent) } ?? sent
+                if let total = current.totalTimeout {
+                    let left = total - start.duration(to: .now)
+                    guard left > .zero else { throw FerryError(.timedOut(.total), request: current) }
+                    sent.totalTimeout = left
+                }
                 let socket: Socket
                 do throws(FerryError) {
                     socket = try await connect(sent)
                 } catch {
+                    // A hop's timeout names the whole handshake's total (the hop had only what was left of it).
+                    if error.reason == .timedOut(.total) { throw FerryError(.timedOut(.total), request: current) }
                     if let answer = error.response { configuration.cookieJar?.storeCookies(of: answer, for: sent.url) }
                     guard case .unacceptableStatus = error.reason, let refused = error.response else { throw error }
                     observers.observe(.responseHead(refused, attempt: 1), id: id)

@@ -46,8 +46,9 @@ enum WebSocketEngine {
         let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let port = url.port ?? (usesTLS ? 443 : 80)
         let upgrade: Upgrade
-        // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole.
-        let deadline = HandshakeDeadline(timeout: request.idleTimeout)
+        // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole, or what is
+        // left of its total timeout when that is shorter; cancelling the awaiting task closes its channel.
+        let deadline = HandshakeDeadline(idle: request.idleTimeout, total: request.totalTimeout)
         // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it.
         let extensionBuilders: [any WebSocketExtensionBuilder] =
             options.offersCompression
@@ -57,77 +58,110 @@ enum WebSocketEngine {
             ]
             : []
         do {
-            var upgradeHead = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
-            for builder in extensionBuilders where !builder.clientRequestHeader().isEmpty {
-                upgradeHead.headers.add(name: "Sec-WebSocket-Extensions", value: builder.clientRequestHeader())
+            upgrade = try await withTaskCancellationHandler {
+                try await upgraded(
+                    request, host: bareHost, port: port, usesTLS: usesTLS, tls: tls, options: options,
+                    extensionBuilders: extensionBuilders, transport: transport, inbox: inbox, deadline: deadline)
+            } onCancel: {
+                deadline.cancel()
             }
-            let head = upgradeHead
-            let limit = options.maximumMessageSize
-            let keepAlive = options.keepAliveInterval
-            let future = try await bootstrap(for: transport)
-                .connectTimeout(request.idleTimeout.map { TimeAmount($0) } ?? .seconds(10))
-                .connect(host: bareHost, port: port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try configure(
-                            channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
-                            keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
-                    }
-                }
-            upgrade = try await future.get()
         } catch {
             throw deadline.hasExpired
-                ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
+                ? FerryError(.timedOut(deadline.kind), request: request) : connectionError(error, request: request)
         }
         switch upgrade {
         case .refused(let refusal):
             let refused: RefusedResponse
             do {
-                refused = try await refusal.get()
+                refused = try await withTaskCancellationHandler {
+                    try await refusal.get()
+                } onCancel: {
+                    deadline.cancel()
+                }
             } catch {
                 throw deadline.hasExpired
-                    ? FerryError(.timedOut(.idle), request: request) : connectionError(error, request: request)
+                    ? FerryError(.timedOut(deadline.kind), request: request)
+                    : connectionError(error, request: request)
             }
             let head = response(refused.head, url: url)
             throw FerryError(
                 .unacceptableStatus(head.statusCode), request: request, response: head,
                 body: Data(refused.body.readableBytesView))
         case .upgraded(let channel, let responseHead):
-            let head = response(responseHead, url: url)
-            if let error = WebSocketHandshake.unofferedSubprotocolError(in: head, for: request) {
-                try? await channel.channel.close()
-                throw error
-            }
-            let extensions: [any WebSocketExtension]
-            do {
-                var fields = HTTPFields()
-                for field in head.headers {
-                    if let name = HTTPField.Name(field.name) {
-                        fields.append(HTTPField(name: name, value: field.value))
-                    }
-                }
-                extensions = try extensionBuilders.buildClientExtensions(from: fields)
-            } catch {
-                try? await channel.channel.close()
-                throw FerryError(
-                    .transport(.invalidResponse), request: request, response: head, underlyingError: error)
-            }
-            let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
-            let run = Task {
-                await runSocket(
-                    channel, options: options, extensions: extensions, inbox: inbox, request: request, head: head,
-                    ready: readyContinuation)
-            }
-            var iterator = ready.makeAsyncIterator()
-            guard let outbound = await iterator.next() else {
-                await run.value
-                throw FerryError(.transport(.connectionLost), request: request, response: head)
-            }
-            return WebSocketOpen(
-                request: request, head: head,
-                send: { frame throws(FerryError) in
-                    try await send(frame, on: outbound, request: request, head: head)
-                }, run: run)
+            return try await opened(
+                channel, responseHead: responseHead, request: request, options: options,
+                extensionBuilders: extensionBuilders, inbox: inbox)
         }
+    }
+
+    /// Connects and sends the upgrade request: the upgraded channel, or a refusal whose response is still coming.
+    private static func upgraded(
+        _ request: Request, host bareHost: String, port: Int, usesTLS: Bool, tls: TLSConfiguration,
+        options: WebSocketOptions, extensionBuilders: [any WebSocketExtensionBuilder], transport: any Transport,
+        inbox: WebSocketInbox, deadline: HandshakeDeadline
+    ) async throws -> Upgrade {
+        var upgradeHead = requestHead(request, host: bareHost, port: port, usesTLS: usesTLS)
+        for builder in extensionBuilders where !builder.clientRequestHeader().isEmpty {
+            upgradeHead.headers.add(name: "Sec-WebSocket-Extensions", value: builder.clientRequestHeader())
+        }
+        let head = upgradeHead
+        let limit = options.maximumMessageSize
+        let keepAlive = options.keepAliveInterval
+        let future = try await bootstrap(for: transport)
+            .connectTimeout(deadline.timeout.map { TimeAmount($0) } ?? .seconds(10))
+            .connect(host: bareHost, port: port) { channel in
+                deadline.attach(channel)
+                return channel.eventLoop.makeCompletedFuture {
+                    try configure(
+                        channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
+                        keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
+                }
+            }
+        return try await future.get()
+    }
+
+    /// An upgraded channel as an open socket: the `101`'s subprotocol checked, the extensions built, the socket's
+    /// task started.
+    private static func opened(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, responseHead: HTTPResponseHead, request: Request,
+        options: WebSocketOptions, extensionBuilders: [any WebSocketExtensionBuilder], inbox: WebSocketInbox
+    ) async throws(FerryError) -> WebSocketOpen {
+        let url = request.url
+        let head = response(responseHead, url: url)
+        if let error = WebSocketHandshake.unofferedSubprotocolError(in: head, for: request) {
+            try? await channel.channel.close()
+            throw error
+        }
+        let extensions: [any WebSocketExtension]
+        do {
+            var fields = HTTPFields()
+            for field in head.headers {
+                if let name = HTTPField.Name(field.name) {
+                    fields.append(HTTPField(name: name, value: field.value))
+                }
+            }
+            extensions = try extensionBuilders.buildClientExtensions(from: fields)
+        } catch {
+            try? await channel.channel.close()
+            throw FerryError(
+                .transport(.invalidResponse), request: request, response: head, underlyingError: error)
+        }
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
+        let run = Task {
+            await runSocket(
+                channel, options: options, extensions: extensions, inbox: inbox, request: request, head: head,
+                ready: readyContinuation)
+        }
+        var iterator = ready.makeAsyncIterator()
+        guard let outbound = await iterator.next() else {
+            await run.value
+            throw FerryError(.transport(.connectionLost), request: request, response: head)
+        }
+        return WebSocketOpen(
+            request: request, head: head,
+            send: { frame throws(FerryError) in
+                try await send(frame, on: outbound, request: request, head: head)
+            }, run: run)
     }
 
     /// A bootstrap on the event loops of the session's `AsyncHTTPClientTransport` (its client's group, when SwiftNIO's
@@ -365,22 +399,56 @@ enum WebSocketEngine {
     }
 }
 
-/// The time a handshake may take, and whether it ran out (its channel was then closed).
+/// The time a handshake may take and whether it ran out (its channel was then closed), and the handshake's channel,
+/// closed when the task awaiting the handshake is cancelled (SwiftNIO's futures do not end on cancellation).
 final class HandshakeDeadline: Sendable {
     /// The time allowed, or `nil` for no limit.
     let timeout: Duration?
-    private let expired = Locked(false)
+    /// Which of the request's timeouts ``timeout`` is: the idle one, or the total one when that is shorter.
+    let kind: FerryError.TimeoutKind
+    private let state = Locked(State())
 
-    init(timeout: Duration?) {
-        self.timeout = timeout
+    private struct State: Sendable {
+        var expired = false
+        var cancelled = false
+        var channel: (any Channel)?
+    }
+
+    /// - Parameters:
+    ///   - idle: The request's idle timeout, bounding the handshake as a whole.
+    ///   - total: What is left of its total timeout.
+    init(idle: Duration?, total: Duration?) {
+        if let total, idle.map({ total < $0 }) ?? true {
+            (timeout, kind) = (total, .total)
+        } else {
+            (timeout, kind) = (idle, .idle)
+        }
     }
 
     /// Whether the time ran out.
-    var hasExpired: Bool { expired.withLock { $0 } }
+    var hasExpired: Bool { state.withLock { $0.expired } }
 
     /// Notes that the time ran out.
     func expire() {
-        expired.withLock { $0 = true }
+        state.withLock { $0.expired = true }
+    }
+
+    /// The handshake's channel, once connected; closed at once when the awaiting task was cancelled already.
+    func attach(_ channel: any Channel) {
+        let cancelled = state.withLock { state in
+            state.channel = channel
+            return state.cancelled
+        }
+        if cancelled { channel.close(promise: nil) }
+    }
+
+    /// The awaiting task was cancelled: the channel (now, or once attached) is closed, which ends the handshake.
+    func cancel() {
+        let channel = state.withLock { state in
+            state.cancelled = true
+            return state.channel
+        }
+        channel?.close(promise: nil)
     }
 }
 

@@ -265,6 +265,41 @@ struct LiveWebSocketTests {
         #expect(error?.localizedDescription.contains("idle timeout") == true)
     }
 
+    @Test func theTotalTimeoutBoundsTheHandshake() async throws {
+        // Given a long idle timeout but a short total one
+        let live = try LiveServer {
+            $0.idleTimeout = Duration.seconds(30).scaled
+            $0.totalTimeout = .milliseconds(300)
+        }
+        let socket = live.session.webSocket(socketURL(live.server, "/fault/stall-headers"))
+        // When the server never answers, then the total timeout ends the handshake
+        let start = ContinuousClock.now
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .timedOut(.total))
+        #expect(ContinuousClock.now - start < Duration.seconds(10).scaled)
+    }
+
+    @Test func cancellingTheTaskThatAwaitsTheHandshakeEndsItAtOnce() async throws {
+        // Given a handshake the server never answers, with a long idle timeout
+        let live = try LiveServer { $0.idleTimeout = Duration.seconds(30).scaled }
+        let socket = live.session.webSocket(socketURL(live.server, "/fault/stall-headers"))
+        let waiting = Task { try await socket.head }
+        #expect(await live.server.waitForRequests(count: 1))
+        // When its task is cancelled
+        let start = ContinuousClock.now
+        waiting.cancel()
+        let result = await waiting.result
+        // Then it ends as cancelled, long before the idle timeout, and its connection is closed
+        guard case .failure(let error as FerryError) = result else {
+            Issue.record("expected a FerryError, got \(result)")
+            return
+        }
+        #expect(error.reason == .cancelled)
+        #expect(ContinuousClock.now - start < Duration.seconds(10).scaled)
+        let server = live.server
+        try await waitUntil(limit: .seconds(10)) { server.openConnectionCount == 0 }
+    }
+
     @Test func aConnectionRefusedIsATransportError() async throws {
         let session = Session()
         let port = try RefusingPort()
