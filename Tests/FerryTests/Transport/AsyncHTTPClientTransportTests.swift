@@ -1,6 +1,6 @@
 #if AsyncHTTPClient
 import AsyncHTTPClient
-import Ferry
+@testable import Ferry
 import FerryTestServer
 import Foundation
 import Testing
@@ -71,6 +71,22 @@ struct AsyncHTTPClientTransportTests {
         #expect(receipt.checksum == TestServer.checksum(of: TestServer.patternBytes(count: 100_000)))
         #expect(await task.response.metrics.bytesSent == 100_000)
         await session.shutdown()
+    }
+
+    @Test func oneTasksRequestsKeepToOneEventLoop() async throws {
+        // The engine calls a request's delegate on the loop the request names, hopping there from its connection's
+        // loop for every callback; round robin (`.indifferent`) made every other sequential request hop.
+        let transport = AsyncHTTPClientTransport()
+        let first = transport.loop()
+        for _ in 0..<20 {
+            #expect(transport.loop() === first)
+        }
+        // A caller that runs on one of the group's loops gets its own loop.
+        for loop in transport.client.eventLoopGroup.makeIterator() {
+            let chosen = try await loop.submit { ObjectIdentifier(transport.loop()) }.get()
+            #expect(chosen == ObjectIdentifier(loop))
+        }
+        await transport.shutdown()
     }
 
     @Test func aReleasedSessionShutsItsClientDownInTheBackground() async throws {
