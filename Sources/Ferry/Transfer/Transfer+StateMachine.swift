@@ -5,7 +5,9 @@ extension Transfer {
     ///
     /// ```
     /// idle ──claim──▶ opening ──head──▶ open ⇄ reading ──▶ finished
-    ///   └──────────────── cancel ───────────────────────────▲
+    ///   │                               │                      ▲
+    ///   │                               └─ stop ─▶ dropping ───┤
+    ///   └─────────────────── cancel ───────────────────────────┘
     /// ```
     ///
     /// - `opening`: one task sends the request (the first that needed the head or the outcome).
@@ -14,6 +16,8 @@ extension Transfer {
     ///   consumes, whose body is read and dropped), or a stream's consumer between the start and the end of one
     ///   chunk's read. A stream's consumer hands the body back after each chunk (`open` again), so that a stop
     ///   between reads ends the stream at once.
+    /// - `dropping`: a stop or an abandon found the body waiting, and drops it; a consumer that comes meanwhile waits
+    ///   for the end.
     ///
     /// A waiter needs the head (it resumes once the state is `open`, `reading` or `finished`), the outcome (once it is
     /// `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never reads). Each resumed
@@ -35,6 +39,7 @@ extension Transfer {
             case opening
             case open(Head, Body)
             case reading(Head)
+            case dropping(Head)
             case finished(TransferOutcome)
         }
 
@@ -46,9 +51,6 @@ extension Transfer {
         private var readByAwaiter = false
         /// Whether every task value is gone: a body nobody can read any more is dropped.
         private var abandoned = false
-        /// Whether the body is being dropped (a stop or an abandon found it waiting): `reading` until it finishes,
-        /// with no reader a consumer must stay clear of.
-        private var dropping = false
 
         init() {}
 
@@ -84,7 +86,7 @@ extension Transfer {
                     readByAwaiter = true
                     return .read(body)
                 }
-            case .reading(let head):
+            case .reading(let head), .dropping(let head):
                 return need == .head ? .head(head) : .wait
             case .finished(let outcome):
                 return .finished(outcome)
@@ -108,7 +110,7 @@ extension Transfer {
             switch phase {
             case .idle, .opening: false
             case .open: need == .head || (need == .outcome && !consumerClaimed)
-            case .reading: need == .head
+            case .reading, .dropping: need == .head
             case .finished: true
             }
         }
@@ -165,7 +167,7 @@ extension Transfer {
                 return .read(body)
             case .finished(let outcome):
                 return .ended(outcome.error)
-            case .reading where dropping:
+            case .dropping:
                 return .waitForEnd
             case .idle, .opening, .reading:
                 return .ended(nil)
@@ -185,8 +187,8 @@ extension Transfer {
         mutating func claimConsumer() -> Bool {
             guard !consumerClaimed, !readByAwaiter else { return false }
             switch phase {
-            case .reading where !dropping: return false
-            case .idle, .opening, .open, .reading, .finished:
+            case .reading: return false
+            case .idle, .opening, .open, .dropping, .finished:
                 consumerClaimed = true
                 return true
             }
@@ -218,11 +220,10 @@ extension Transfer {
                 phase = .finished(outcome)
                 defer { waiters = [] }
                 return .finished(waiters.map(\.waiter), outcome)
-            case .opening, .reading:
+            case .opening, .reading, .dropping:
                 return .stop
             case .open(let head, let body):
-                phase = .reading(head)
-                dropping = true
+                phase = .dropping(head)
                 return .drop(body)
             case .finished:
                 return .none
@@ -234,10 +235,9 @@ extension Transfer {
             abandoned = true
             switch phase {
             case .open(let head, let body):
-                phase = .reading(head)
-                dropping = true
+                phase = .dropping(head)
                 return .drop(body)
-            case .idle, .opening, .reading, .finished:
+            case .idle, .opening, .reading, .dropping, .finished:
                 return .none
             }
         }
@@ -254,7 +254,7 @@ extension Transfer {
         var isRunning: Bool {
             switch phase {
             case .idle, .finished: false
-            case .opening, .open, .reading: true
+            case .opening, .open, .reading, .dropping: true
             }
         }
 

@@ -324,17 +324,18 @@ final class Transfer: Sendable {
 
     /// The next chunk of a stream's body, read in the consumer's task (the head must have arrived); `nil` at its end.
     func next() async throws(FerryError) -> Data? {
-        var opened: Opened?
-        while opened == nil {
+        let opened: Opened
+        taking: while true {
             switch state.withLock({ $0.takeBody() }) {
-            case .read(let body): opened = body
+            case .read(let body):
+                opened = body
+                break taking
             case .waitForEnd: await waitUntilFinished()
             case .ended(let error):
                 if let error { throw error }
                 return nil
             }
         }
-        guard let opened else { return nil }
         let chunk: Data?
         do {
             chunk = try await nextChunk(of: opened)
