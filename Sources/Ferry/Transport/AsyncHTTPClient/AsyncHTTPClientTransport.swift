@@ -291,11 +291,11 @@ public final class AsyncHTTPClientTransport: Transport {
         }
         let exchange = AsyncHTTPClientExchange(context: context, url: request.url, expectedUpload: request.body?.count)
         context.onStop { error in exchange.stop(error) }
-        let loop = loop()
+        let preference = loop().map { HTTPClient.EventLoopPreference.delegate(on: $0) } ?? .indifferent
         let head = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: AsyncHTTPClientExchange.HeadContinuation) in
                 exchange.start(continuation) { [client] delegate in
-                    client.execute(request: outbound, delegate: delegate, eventLoop: .delegate(on: loop), deadline: nil)
+                    client.execute(request: outbound, delegate: delegate, eventLoop: preference, deadline: nil)
                 }
             }
         } onCancel: {
@@ -340,10 +340,11 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The engine calls a delegate on the loop the request names and hops there from its connection's loop for
     /// each callback (the request written, the head, each body part, the end). `.indifferent` names the group's next
     /// loop, round robin: with two loops, every other sequential request hopped between threads for each callback.
-    /// Keeping a task to one loop took Ferry's CPU per sequential request from 202–240 µs to 179–186 µs (raw engine:
-    /// 157–176 µs) and its context switches from 6.3–7.0 to 4.2–4.6 (Benchmarks/README, "The engine's event loop").
-    func loop() -> any EventLoop {
-        guard loops.count > 1 else { return loops[0] }
+    /// Keeping a task to one loop took Ferry's CPU per sequential request from 232 to 211 µs (medians; the raw
+    /// engine's: 195 µs) and its context switches from 6.6 to 4.3 (Benchmarks/README, "The engine's event loop").
+    /// - Returns: The loop, or `nil` for a group that lists none (then the engine chooses).
+    func loop() -> (any EventLoop)? {
+        guard loops.count > 1 else { return loops.first }
         if let current = loops.first(where: { $0.inEventLoop }) { return current }
         let seed = withUnsafeCurrentTask { $0?.hashValue } ?? 0
         return loops[Int(UInt(bitPattern: seed) % UInt(loops.count))]
