@@ -19,9 +19,10 @@ extension Transfer {
     /// - `dropping`: a stop or an abandon found the body waiting, and drops it; a consumer that comes meanwhile waits
     ///   for the end.
     ///
-    /// A waiter needs the head (it resumes once the state is `open`, `reading` or `finished`), the outcome (once it is
-    /// `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never reads). Each resumed
-    /// waiter claims again: the state machine never hands a continuation a result it could have gone stale for.
+    /// A waiter needs the head (it resumes once the state is `open`, `reading`, `dropping` or `finished`), the
+    /// outcome (once it is `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never
+    /// reads). Each resumed waiter claims again: the state machine never hands a continuation a result it could have
+    /// gone stale for.
     /// `Head` is the final head as the pipeline judged it; `Body` is what reading the body needs.
     struct StateMachine<Waiter, Head, Body> {
         /// What a waiter waits for.
