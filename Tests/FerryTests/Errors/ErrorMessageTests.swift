@@ -397,6 +397,10 @@ struct ErrorMessageTests {
         #expect(
             message(HTTPClientError.connectTimeout)
                 == "\(x) failed: could not connect to 127.0.0.1:8080: the connection attempt timed out.")
+        // A request that waited longer than the connect timeout for a connection from the pool.
+        #expect(
+            message(HTTPClientError.getConnectionFromPoolTimeout)
+                == "\(x) failed: could not connect to 127.0.0.1:8080: the connection attempt timed out.")
         #expect(
             message(IOError(errnoCode: ECONNRESET, reason: "read"))
                 == "\(x) failed: the connection to 127.0.0.1:8080 was reset before a response arrived.")

@@ -18,6 +18,9 @@ extension FerryError {
                 case .cancelled: (.cancelled, nil)
                 case .invalidURL, .emptyHost, .emptyScheme: (.invalidURL("rejected by the transport"), nil)
                 case .connectTimeout: (.transport(.cannotConnect), .connectTimedOut)
+                // A request waits for a connection from the engine's pool no longer than the connect timeout, and a
+                // TLS handshake is part of connecting: no connection in time, not a malformed response.
+                case .getConnectionFromPoolTimeout, .tlsHandshakeTimeout: (.transport(.cannotConnect), .connectTimedOut)
                 case .readTimeout, .writeTimeout: (.timedOut(.idle), nil)
                 case .remoteConnectionClosed: (.transport(.connectionLost), .connectionClosed)
                 case .bodyLengthMismatch: (.transport(.connectionLost), .bodyShorterThanAnnounced)
