@@ -29,7 +29,7 @@ final class RequestLimiter: Sendable {
     /// Waits, first come first served, until `host` and the session have room, then takes a slot. A stop of
     /// `signal` or a cancellation of the task ends the wait at once and leaves the queue.
     /// - Throws: The stop's reason, or ``FerryError/Reason/cancelled``; no slot is held then.
-    func acquire(_ host: String, signal: StopSignal) async throws(FerryError) {
+    func acquire(_ host: String, signal: borrowing StopSignal) async throws(FerryError) {
         guard case .queued(let ticket) = state.withLock({ $0.acquire(host) }) else { return }
         let error: FerryError? = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Waiter) in

@@ -91,8 +91,7 @@ extension Pipeline {
         if delay > .zero {
             let clock = configuration.timeoutClock
             let deadline = clock.now + delay
-            let context = TransportContext(
-                signal: controls.signal, timeout: nil, uploadProgress: nil, bufferOptions: nil)
+            let context = TransportContext(controls: controls, timeout: nil, uploadProgress: nil)
             do {
                 try await context.stoppable { try await clock.sleep(until: deadline) }
             } catch {

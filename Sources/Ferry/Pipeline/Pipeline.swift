@@ -109,7 +109,7 @@ final class Pipeline: Sendable {
         exchange.request = prepared.request
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
         exchange.timeout = timeouts.register(
-            idle: prepared.idleTimeout, deadline: deadline, stopping: controls.signal)
+            idle: prepared.idleTimeout, deadline: deadline, stopping: controls)
         let chain = prepared.interceptors
         var revalidating: CachedResponse?
         if let cache, prepared.request.method == .get {
@@ -212,8 +212,8 @@ final class Pipeline: Sendable {
         while true {
             exchange.urls.append(current.url)
             let context = TransportContext(
-                signal: controls.signal, timeout: exchange.timeout,
-                uploadProgress: controls.uploadProgress(forBody: current.body), bufferOptions: controls.bufferOptions)
+                controls: controls, timeout: exchange.timeout,
+                uploadProgress: controls.uploadProgress(forBody: current.body))
             observers.willSend(&current, id: controls.id)
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
@@ -288,7 +288,7 @@ final class Pipeline: Sendable {
 
     /// The error to report: the stop's reason (a timeout, a cancellation) when the request was stopped, else the
     /// error mapped to a ``FerryError``.
-    func failure(_ error: any Error, signal: StopSignal) -> FerryError {
+    func failure(_ error: any Error, signal: borrowing StopSignal) -> FerryError {
         if let stop = signal.error { return stop }
         return FerryError.mapping(error, cancelled: Task.isCancelled)
     }

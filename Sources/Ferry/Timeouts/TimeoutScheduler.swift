@@ -48,14 +48,15 @@ final class TimeoutScheduler: Sendable {
         }
     }
 
-    /// Who learns that a registration ran out: a request's stop signal (no closure to allocate), or a closure.
+    /// Who learns that a registration ran out: a request, through its controls' stop signal (no closure to
+    /// allocate), or a closure.
     private enum Callback: Sendable {
-        case stop(StopSignal)
+        case stop(TransferControls)
         case call(@Sendable (FerryError.TimeoutKind) -> Void)
 
         func callAsFunction(_ kind: FerryError.TimeoutKind) {
             switch self {
-            case .stop(let signal): signal.stop(FerryError(.timedOut(kind)))
+            case .stop(let controls): controls.signal.stop(FerryError(.timedOut(kind)))
             case .call(let onTimeout): onTimeout(kind)
             }
         }
@@ -122,11 +123,13 @@ final class TimeoutScheduler: Sendable {
         register(idle: idle, deadline: deadline, callback: .call(onTimeout))
     }
 
-    /// Registers a request's timeouts, which stop `signal` with ``FerryError/Reason/timedOut(_:)`` when one runs
-    /// out; the idle time counts from now.
+    /// Registers a request's timeouts, which stop the request (`controls`' signal) with
+    /// ``FerryError/Reason/timedOut(_:)`` when one runs out; the idle time counts from now.
     /// - Returns: The registration, or `nil` when the request has no timeout.
-    func register(idle: Duration?, deadline: ContinuousClock.Instant?, stopping signal: StopSignal) -> Registration? {
-        register(idle: idle, deadline: deadline, callback: .stop(signal))
+    func register(
+        idle: Duration?, deadline: ContinuousClock.Instant?, stopping controls: TransferControls
+    ) -> Registration? {
+        register(idle: idle, deadline: deadline, callback: .stop(controls))
     }
 
     private func register(idle: Duration?, deadline: ContinuousClock.Instant?, callback: Callback) -> Registration? {

@@ -10,19 +10,17 @@ public final class TransportContext: Sendable {
     /// Ferry reads the body as fast as it arrives.
     public let bufferOptions: StreamOptions?
 
-    let signal: StopSignal
+    /// The transfer's controls, whose stop signal ends the hop.
+    private let controls: TransferControls
     private let timeout: TimeoutScheduler.Registration?
     private let uploadProgress: ProgressReporter?
     private let state = Locked((bytesSent: Int64(0), transactions: [TransactionMetrics]()))
 
-    init(
-        signal: StopSignal, timeout: TimeoutScheduler.Registration?, uploadProgress: ProgressReporter?,
-        bufferOptions: StreamOptions?
-    ) {
-        self.signal = signal
+    init(controls: TransferControls, timeout: TimeoutScheduler.Registration?, uploadProgress: ProgressReporter?) {
+        self.controls = controls
         self.timeout = timeout
         self.uploadProgress = uploadProgress
-        self.bufferOptions = bufferOptions
+        bufferOptions = controls.bufferOptions
     }
 
     /// Marks that bytes moved, so the idle timeout does not fire.
@@ -54,13 +52,13 @@ public final class TransportContext: Sendable {
 
     /// Why Ferry stopped the request (``FerryError/Reason/cancelled`` or ``FerryError/Reason/timedOut(_:)``), once
     /// it did; the transport then throws this error.
-    public var stopError: FerryError? { signal.error }
+    public var stopError: FerryError? { controls.signal.error }
 
     /// Calls `handler` once if Ferry stops the request (at once if it already did), replacing the handler
     /// installed before. The handler runs on whichever thread stops the request: it must not block.
     /// - Parameter handler: Ends the transport's wait by failing it with the error it gets.
     public func onStop(_ handler: @escaping @Sendable (FerryError) -> Void) {
-        signal.install(handler)
+        controls.signal.install(handler)
     }
 
     /// Runs `operation`, which cannot be interrupted otherwise, so that Ferry can stop it: in a child task, which is
@@ -72,7 +70,7 @@ public final class TransportContext: Sendable {
     public func stoppable<Value: Sendable>(
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        if let error = signal.error { throw error }
+        if let error = controls.signal.error { throw error }
         let race = StopRace<Value>()
         // A child task (`async let` is allocated from this task's own allocator, unlike a task group); leaving the
         // scope cancels it and waits for it.
@@ -80,12 +78,12 @@ public final class TransportContext: Sendable {
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 race.wait(continuation)
-                signal.install { error in race.complete(.failure(error)) }
+                controls.signal.install { error in race.complete(.failure(error)) }
             }
         } onCancel: {
             race.complete(.failure(FerryError(.cancelled)))
         }
-        signal.removeHandler()
+        controls.signal.removeHandler()
         return try result.get()
     }
 
