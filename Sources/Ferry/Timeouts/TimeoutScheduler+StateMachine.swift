@@ -11,8 +11,8 @@ extension TimeoutScheduler {
             var idle: Duration?
             /// When the whole request must be done, or `nil` for no total timeout.
             var deadline: ContinuousClock.Instant?
-            /// The request's last activity.
-            var activity: ActivityStamp
+            /// The request, whose last activity the idle timeout measures, and which is stopped when it runs out.
+            var request: TransferControls
         }
 
         /// What the owner must do with its timer after a registration.
@@ -26,7 +26,7 @@ extension TimeoutScheduler {
         /// What a timer wake found.
         struct Fired {
             /// The entries that ran out, by ascending id, now removed.
-            var expired: [(id: UInt64, kind: FerryError.TimeoutKind)]
+            var expired: [(id: UInt64, kind: FerryError.TimeoutKind, request: TransferControls)]
             /// When to wake next, or `nil` when nothing is left and the timer stops.
             var next: ContinuousClock.Instant?
         }
@@ -53,15 +53,15 @@ extension TimeoutScheduler {
         ///   - id: The entry's key, unique among registered entries.
         ///   - idle: The idle timeout, or `nil`.
         ///   - deadline: The total deadline, or `nil`.
-        ///   - activity: The request's activity stamp.
+        ///   - request: The request's controls, whose activity stamp the idle timeout reads.
         ///   - now: The current instant.
         /// - Returns: ``TimerAction/schedule(at:)`` when no timer is planned or the entry may expire before the planned
         ///   wake, else ``TimerAction/none``. An entry with neither timeout never expires and never schedules.
         mutating func register(
-            _ id: UInt64, idle: Duration?, deadline: ContinuousClock.Instant?, activity: ActivityStamp,
+            _ id: UInt64, idle: Duration?, deadline: ContinuousClock.Instant?, request: TransferControls,
             now: ContinuousClock.Instant
         ) -> TimerAction {
-            entries[id] = Entry(idle: idle, deadline: deadline, activity: activity)
+            entries[id] = Entry(idle: idle, deadline: deadline, request: request)
             let expiry = Self.earliest(deadline, idle.map { now + $0 })
             guard let expiry, plannedWake.map({ expiry < $0 }) ?? true else { return .none }
             plannedWake = expiry
@@ -78,11 +78,11 @@ extension TimeoutScheduler {
         /// - Parameter now: The current instant.
         /// - Returns: The expired entries (a passed total deadline wins over a passed idle one) and the next wake.
         mutating func timerFired(now: ContinuousClock.Instant) -> Fired {
-            var expired: [(id: UInt64, kind: FerryError.TimeoutKind)] = []
+            var expired: [(id: UInt64, kind: FerryError.TimeoutKind, request: TransferControls)] = []
             var next: ContinuousClock.Instant?
             for (id, entry) in entries {
                 switch Self.check(entry, now: now) {
-                case .expired(let kind): expired.append((id, kind))
+                case .expired(let kind): expired.append((id, kind, entry.request))
                 case .pending(let recheck): next = Self.earliest(next, recheck)
                 }
             }
@@ -111,7 +111,7 @@ extension TimeoutScheduler {
             if let deadline = entry.deadline, deadline <= now { return .expired(.total) }
             guard let idle = entry.idle else { return .pending(entry.deadline) }
             let idleExpiry: ContinuousClock.Instant
-            if let lastActivity = entry.activity.lastActivity {
+            if let lastActivity = entry.request.activity.lastActivity {
                 idleExpiry = lastActivity + idle
                 if idleExpiry <= now { return .expired(.idle) }
             } else {

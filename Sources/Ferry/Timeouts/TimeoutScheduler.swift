@@ -12,8 +12,8 @@ final class TimeoutScheduler: Sendable {
     struct Registration: Sendable {
         /// The registration's key in the scheduler.
         let id: UInt64
-        /// The request's last activity, which the idle timeout measures.
-        let activity: ActivityStamp
+        /// The request, whose last activity the idle timeout measures.
+        let controls: TransferControls
         /// The clock activity is read from.
         private let clock: any TimeoutClock
         /// The scheduler, weakly: a registration never keeps a session's timer alive.
@@ -22,24 +22,24 @@ final class TimeoutScheduler: Sendable {
         /// Creates a handle.
         /// - Parameters:
         ///   - id: The registration's key.
-        ///   - activity: The request's activity stamp.
+        ///   - controls: The request's controls.
         ///   - scheduler: The scheduler it is registered with.
-        fileprivate init(id: UInt64, activity: ActivityStamp, scheduler: TimeoutScheduler) {
+        fileprivate init(id: UInt64, controls: TransferControls, scheduler: TimeoutScheduler) {
             self.id = id
-            self.activity = activity
+            self.controls = controls
             self.clock = scheduler.clock
             self.scheduler = scheduler
         }
 
         /// Records activity now (a chunk moved); resumes a paused idle timeout.
         func noteActivity() {
-            activity.note(clock.now)
+            controls.activity.note(clock.now)
         }
 
         /// Stops the idle time from counting (a slow consumer, not the server, holds the transfer back) until the
         /// next ``noteActivity()``.
         func pause() {
-            activity.pause()
+            controls.activity.pause()
         }
 
         /// Ends the registration: its timeout will not be reported. Does nothing when it already fired.
@@ -48,19 +48,6 @@ final class TimeoutScheduler: Sendable {
         }
     }
 
-    /// Who learns that a registration ran out: a request, through its controls' stop signal (no closure to
-    /// allocate), or a closure.
-    private enum Callback: Sendable {
-        case stop(TransferControls)
-        case call(@Sendable (FerryError.TimeoutKind) -> Void)
-
-        func callAsFunction(_ kind: FerryError.TimeoutKind) {
-            switch self {
-            case .stop(let controls): controls.signal.stop(FerryError(.timedOut(kind)))
-            case .call(let onTimeout): onTimeout(kind)
-            }
-        }
-    }
     /// An instant on the continuous clock.
     private typealias Instant = ContinuousClock.Instant
 
@@ -68,8 +55,6 @@ final class TimeoutScheduler: Sendable {
     private struct State {
         /// The registered timeouts and the planned wake.
         var machine = StateMachine()
-        /// What to call when a registration runs out, by id.
-        var callbacks: [UInt64: Callback] = [:]
         /// The sleeper, or `nil` when none runs.
         var timer: Task<Void, Never>?
         /// Which sleeper is current; a replaced sleeper that wakes anyway sees a newer one and ends.
@@ -110,37 +95,19 @@ final class TimeoutScheduler: Sendable {
     /// How many sleeper tasks were started so far, for diagnostics and tests.
     var timersStarted: Int { state.withLock { $0.timersStarted } }
 
-    /// Registers a request's timeouts; the idle time counts from now.
-    /// - Parameters:
-    ///   - idle: How long the request may go without activity, or `nil`.
-    ///   - deadline: When the whole request must be done, or `nil`.
-    ///   - onTimeout: Called at most once, outside any lock, with the timeout that ran out.
-    /// - Returns: The registration, or `nil` when the request has no timeout.
-    func register(
-        idle: Duration?, deadline: ContinuousClock.Instant?,
-        onTimeout: @escaping @Sendable (FerryError.TimeoutKind) -> Void
-    ) -> Registration? {
-        register(idle: idle, deadline: deadline, callback: .call(onTimeout))
-    }
-
     /// Registers a request's timeouts, which stop the request (`controls`' signal) with
     /// ``FerryError/Reason/timedOut(_:)`` when one runs out; the idle time counts from now.
     /// - Returns: The registration, or `nil` when the request has no timeout.
     func register(
         idle: Duration?, deadline: ContinuousClock.Instant?, stopping controls: TransferControls
     ) -> Registration? {
-        register(idle: idle, deadline: deadline, callback: .stop(controls))
-    }
-
-    private func register(idle: Duration?, deadline: ContinuousClock.Instant?, callback: Callback) -> Registration? {
         guard idle != nil || deadline != nil else { return nil }
         let now = clock.now
-        let activity = ActivityStamp(now)
+        controls.activity.note(now)
         let (id, replaced) = state.withLock { state -> (UInt64, Task<Void, Never>?) in
             let id = state.nextID
             state.nextID &+= 1
-            state.callbacks[id] = callback
-            let action = state.machine.register(id, idle: idle, deadline: deadline, activity: activity, now: now)
+            let action = state.machine.register(id, idle: idle, deadline: deadline, request: controls, now: now)
             guard case .schedule(let wake) = action else { return (id, nil) }
             // Starting a task only enqueues it; the old one is cancelled after the lock is released.
             let replaced = state.timer
@@ -150,7 +117,7 @@ final class TimeoutScheduler: Sendable {
             return (id, replaced)
         }
         replaced?.cancel()
-        return Registration(id: id, activity: activity, scheduler: self)
+        return Registration(id: id, controls: controls, scheduler: self)
     }
 
     /// Stops the sleeper and forgets every registration without reporting it (the session cancels those requests).
@@ -160,7 +127,6 @@ final class TimeoutScheduler: Sendable {
     func shutdown() {
         let timer = state.withLock { state -> Task<Void, Never>? in
             state.machine = StateMachine()
-            state.callbacks.removeAll()
             state.generation &+= 1
             defer { state.timer = nil }
             return state.timer
@@ -171,10 +137,7 @@ final class TimeoutScheduler: Sendable {
     /// Forgets a registration.
     /// - Parameter id: The registration's key.
     private func remove(_ id: UInt64) {
-        state.withLock { state in
-            state.machine.remove(id)
-            state.callbacks[id] = nil
-        }
+        state.withLock { $0.machine.remove(id) }
     }
 
     /// Starts a sleeper that wakes at `wake`, reports what ran out and sleeps again until nothing is left.
@@ -204,18 +167,17 @@ final class TimeoutScheduler: Sendable {
     /// - Returns: The next wake, or `nil` when the sleeper ends (nothing left, or it was replaced).
     private func fire(generation: UInt64) -> ContinuousClock.Instant? {
         let now = clock.now
-        let (expired, next) = state.withLock { state -> ([(Callback, FerryError.TimeoutKind)], Instant?) in
-            guard state.generation == generation else { return ([], nil) }
+        let fired = state.withLock { state -> StateMachine.Fired? in
+            guard state.generation == generation else { return nil }
             let fired = state.machine.timerFired(now: now)
             if fired.next == nil { state.timer = nil }
-            let expired = fired.expired.compactMap { expiry in
-                state.callbacks.removeValue(forKey: expiry.id).map { ($0, expiry.kind) }
-            }
-            return (expired, fired.next)
+            return fired
         }
-        for (onTimeout, kind) in expired {
-            onTimeout(kind)
+        guard let fired else { return nil }
+        // Outside the lock: stopping runs the transport's stop handler.
+        for expiry in fired.expired {
+            expiry.request.signal.stop(FerryError(.timedOut(expiry.kind)))
         }
-        return next
+        return fired.next
     }
 }

@@ -1,5 +1,5 @@
-/// What a running transfer shares with the pipeline and its transport: how it is stopped, where progress goes, and
-/// how a transport that cannot pause buffers unread bytes.
+/// What a running transfer shares with the pipeline, its transport and the session's timeout scheduler: how it is
+/// stopped, when bytes last moved, where progress goes, and how a transport that cannot pause buffers unread bytes.
 final class TransferControls: Sendable {
     /// `nil` when the pipeline reads the body as fast as it arrives (memory, downloads).
     let bufferOptions: StreamOptions?
@@ -7,6 +7,8 @@ final class TransferControls: Sendable {
     let id = RequestID.next()
     /// How the transfer is stopped from outside its task.
     let signal = StopSignal()
+    /// When bytes last moved, which the idle timeout measures (noted through ``TimeoutScheduler/Registration``).
+    let activity = ActivityStamp()
     /// The response body's progress.
     let downloadProgress = ProgressReporter()
     /// The request body's progress, once someone needs it; whether the transfer finished.

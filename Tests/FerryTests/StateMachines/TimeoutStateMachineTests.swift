@@ -14,6 +14,15 @@ struct TimeoutStateMachineTests {
         start + .seconds(seconds)
     }
 
+    /// A request whose last activity was at `instant`.
+    /// - Parameter instant: The activity's instant.
+    /// - Returns: The request's controls.
+    func stamped(_ instant: ContinuousClock.Instant) -> TransferControls {
+        let request = TransferControls()
+        request.activity.note(instant)
+        return request
+    }
+
     /// The expired entries of `fired`, as comparable pairs.
     /// - Parameter fired: A timer wake's result.
     /// - Returns: The ids and kinds.
@@ -32,7 +41,7 @@ struct TimeoutStateMachineTests {
     /// Without activity the idle timeout runs out exactly at registration plus idle.
     @Test func idleExpiresWhenNothingMovesForTheIdleTimeout() {
         var machine = TimeoutScheduler.StateMachine()
-        let action = machine.register(1, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
+        let action = machine.register(1, idle: .seconds(60), deadline: nil, request: stamped(start), now: start)
         #expect(action == .schedule(at: at(60)))
 
         let early = machine.timerFired(now: at(59))
@@ -48,7 +57,7 @@ struct TimeoutStateMachineTests {
     /// The total timeout runs out at its deadline.
     @Test func totalExpiresAtTheDeadline() {
         var machine = TimeoutScheduler.StateMachine()
-        let action = machine.register(1, idle: nil, deadline: at(30), activity: ActivityStamp(start), now: start)
+        let action = machine.register(1, idle: nil, deadline: at(30), request: stamped(start), now: start)
         #expect(action == .schedule(at: at(30)))
 
         #expect(machine.timerFired(now: at(29)).next == at(30))
@@ -59,8 +68,8 @@ struct TimeoutStateMachineTests {
     /// When both timeouts passed, the total one is reported.
     @Test func totalWinsWhenBothPassed() {
         var machine = TimeoutScheduler.StateMachine()
-        _ = machine.register(1, idle: .seconds(10), deadline: at(10), activity: ActivityStamp(start), now: start)
-        _ = machine.register(2, idle: .seconds(10), deadline: at(20), activity: ActivityStamp(start), now: start)
+        _ = machine.register(1, idle: .seconds(10), deadline: at(10), request: stamped(start), now: start)
+        _ = machine.register(2, idle: .seconds(10), deadline: at(20), request: stamped(start), now: start)
 
         let due = machine.timerFired(now: at(25))
         #expect(expired(due) == [Expiry(id: 1, kind: .total), Expiry(id: 2, kind: .total)])
@@ -69,7 +78,7 @@ struct TimeoutStateMachineTests {
     /// The idle timeout is reported when only it passed.
     @Test func idleWinsWhileTheDeadlineIsAhead() {
         var machine = TimeoutScheduler.StateMachine()
-        _ = machine.register(1, idle: .seconds(10), deadline: at(60), activity: ActivityStamp(start), now: start)
+        _ = machine.register(1, idle: .seconds(10), deadline: at(60), request: stamped(start), now: start)
 
         let due = machine.timerFired(now: at(10))
         #expect(expired(due) == [Expiry(id: 1, kind: .idle)])
@@ -78,10 +87,10 @@ struct TimeoutStateMachineTests {
     /// Activity moves the idle expiry later; the wake finds nothing due and plans the new expiry.
     @Test func activityPushesTheIdleExpiryLater() {
         var machine = TimeoutScheduler.StateMachine()
-        let activity = ActivityStamp(start)
-        _ = machine.register(1, idle: .seconds(60), deadline: nil, activity: activity, now: start)
+        let request = stamped(start)
+        _ = machine.register(1, idle: .seconds(60), deadline: nil, request: request, now: start)
 
-        activity.note(at(40))
+        request.activity.note(at(40))
         let planned = machine.timerFired(now: at(60))
         #expect(planned.expired.isEmpty)
         #expect(planned.next == at(100))
@@ -93,16 +102,16 @@ struct TimeoutStateMachineTests {
     /// A paused stamp is looked at again later but never runs out idle; resumed, it does.
     @Test func pausedStampNeverExpiresIdleAndExpiresAfterResuming() {
         var machine = TimeoutScheduler.StateMachine()
-        let activity = ActivityStamp(start)
-        _ = machine.register(1, idle: .seconds(60), deadline: nil, activity: activity, now: start)
+        let request = stamped(start)
+        _ = machine.register(1, idle: .seconds(60), deadline: nil, request: request, now: start)
 
-        activity.pause()
+        request.activity.pause()
         let recheck = machine.timerFired(now: at(60))
         #expect(recheck.expired.isEmpty)
         #expect(recheck.next == at(120))
         #expect(machine.timerFired(now: at(1_000)).expired.isEmpty)
 
-        activity.note(at(1_000))
+        request.activity.note(at(1_000))
         #expect(machine.timerFired(now: at(1_059)).next == at(1_060))
         let due = machine.timerFired(now: at(1_060))
         #expect(expired(due) == [Expiry(id: 1, kind: .idle)])
@@ -111,10 +120,10 @@ struct TimeoutStateMachineTests {
     /// Pausing does not stop the total timeout.
     @Test func pausedStampStillExpiresTotal() {
         var machine = TimeoutScheduler.StateMachine()
-        let activity = ActivityStamp(start)
-        _ = machine.register(1, idle: .seconds(60), deadline: at(90), activity: activity, now: start)
+        let request = stamped(start)
+        _ = machine.register(1, idle: .seconds(60), deadline: at(90), request: request, now: start)
 
-        activity.pause()
+        request.activity.pause()
         #expect(machine.timerFired(now: at(60)).next == at(90))
         #expect(expired(machine.timerFired(now: at(90))) == [Expiry(id: 1, kind: .total)])
     }
@@ -122,8 +131,8 @@ struct TimeoutStateMachineTests {
     /// A removed entry is gone at once and the planned wake stays.
     @Test func removedEntryNeverExpires() {
         var machine = TimeoutScheduler.StateMachine()
-        _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
-        _ = machine.register(2, idle: .seconds(20), deadline: nil, activity: ActivityStamp(start), now: start)
+        _ = machine.register(1, idle: .seconds(10), deadline: nil, request: stamped(start), now: start)
+        _ = machine.register(2, idle: .seconds(20), deadline: nil, request: stamped(start), now: start)
 
         machine.remove(1)
         machine.remove(42)
@@ -137,11 +146,11 @@ struct TimeoutStateMachineTests {
     /// Only an entry that may run out before the planned wake reschedules.
     @Test func laterEntryKeepsThePlannedWakeAndEarlierOneReschedules() {
         var machine = TimeoutScheduler.StateMachine()
-        let first = machine.register(1, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
-        let later = machine.register(2, idle: .seconds(90), deadline: nil, activity: ActivityStamp(start), now: start)
-        let same = machine.register(3, idle: .seconds(50), deadline: nil, activity: ActivityStamp(at(10)), now: at(10))
+        let first = machine.register(1, idle: .seconds(60), deadline: nil, request: stamped(start), now: start)
+        let later = machine.register(2, idle: .seconds(90), deadline: nil, request: stamped(start), now: start)
+        let same = machine.register(3, idle: .seconds(50), deadline: nil, request: stamped(at(10)), now: at(10))
         let earlier = machine.register(
-            4, idle: .seconds(60), deadline: at(30), activity: ActivityStamp(start), now: start)
+            4, idle: .seconds(60), deadline: at(30), request: stamped(start), now: start)
 
         #expect(first == .schedule(at: at(60)))
         #expect(later == TimeoutScheduler.StateMachine.TimerAction.none)
@@ -153,12 +162,12 @@ struct TimeoutStateMachineTests {
     /// Short requests in a row never reschedule and leave nothing behind.
     @Test func sequentialRequestsShareTheFirstPlannedWake() {
         var machine = TimeoutScheduler.StateMachine()
-        let first = machine.register(0, idle: .seconds(60), deadline: nil, activity: ActivityStamp(start), now: start)
+        let first = machine.register(0, idle: .seconds(60), deadline: nil, request: stamped(start), now: start)
         #expect(first == .schedule(at: at(60)))
         machine.remove(0)
         for id in UInt64(1)...100 {
             let now = start + .milliseconds(Int(id) * 10)
-            let action = machine.register(id, idle: .seconds(60), deadline: nil, activity: ActivityStamp(now), now: now)
+            let action = machine.register(id, idle: .seconds(60), deadline: nil, request: stamped(now), now: now)
             #expect(action == TimeoutScheduler.StateMachine.TimerAction.none)
             machine.remove(id)
         }
@@ -169,9 +178,9 @@ struct TimeoutStateMachineTests {
     /// A wake removes what ran out and plans the earliest remaining expiry.
     @Test func firingPlansTheEarliestRemainingExpiry() {
         var machine = TimeoutScheduler.StateMachine()
-        _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
-        _ = machine.register(2, idle: .seconds(30), deadline: nil, activity: ActivityStamp(start), now: start)
-        _ = machine.register(3, idle: nil, deadline: at(50), activity: ActivityStamp(start), now: start)
+        _ = machine.register(1, idle: .seconds(10), deadline: nil, request: stamped(start), now: start)
+        _ = machine.register(2, idle: .seconds(30), deadline: nil, request: stamped(start), now: start)
+        _ = machine.register(3, idle: nil, deadline: at(50), request: stamped(start), now: start)
 
         let first = machine.timerFired(now: at(10))
         #expect(expired(first) == [Expiry(id: 1, kind: .idle)])
@@ -186,7 +195,7 @@ struct TimeoutStateMachineTests {
     /// A wake with nothing left stops the timer; the next registration schedules anew.
     @Test func emptyMachineStopsTheTimerAndSchedulesAnew() {
         var machine = TimeoutScheduler.StateMachine()
-        _ = machine.register(1, idle: .seconds(10), deadline: nil, activity: ActivityStamp(start), now: start)
+        _ = machine.register(1, idle: .seconds(10), deadline: nil, request: stamped(start), now: start)
         machine.remove(1)
 
         let fired = machine.timerFired(now: at(10))
@@ -195,14 +204,14 @@ struct TimeoutStateMachineTests {
         #expect(machine.plannedWake == nil)
 
         let action = machine.register(
-            2, idle: .seconds(60), deadline: nil, activity: ActivityStamp(at(20)), now: at(20))
+            2, idle: .seconds(60), deadline: nil, request: stamped(at(20)), now: at(20))
         #expect(action == .schedule(at: at(80)))
     }
 
     /// An entry with neither timeout never schedules or runs out.
     @Test func entryWithoutTimeoutsNeverSchedulesOrExpires() {
         var machine = TimeoutScheduler.StateMachine()
-        let action = machine.register(1, idle: nil, deadline: nil, activity: ActivityStamp(start), now: start)
+        let action = machine.register(1, idle: nil, deadline: nil, request: stamped(start), now: start)
         #expect(action == TimeoutScheduler.StateMachine.TimerAction.none)
 
         let fired = machine.timerFired(now: at(1_000_000))
@@ -211,16 +220,17 @@ struct TimeoutStateMachineTests {
         #expect(machine.count == 1)
     }
 
-    /// A stamp keeps the exact instant it was given, and none while paused.
+    /// A stamp keeps the exact instant it was given, and none while paused (as it is before registration).
     @Test func activityStampKeepsTheLastActivity() {
-        let activity = ActivityStamp(start)
-        #expect(activity.lastActivity == start)
+        #expect(TransferControls().activity.lastActivity == nil)
+        let request = stamped(start)
+        #expect(request.activity.lastActivity == start)
 
-        activity.note(start + .nanoseconds(1_500))
-        #expect(activity.lastActivity == start + .nanoseconds(1_500))
-        activity.pause()
-        #expect(activity.lastActivity == nil)
-        activity.note(at(-5))
-        #expect(activity.lastActivity == at(-5))
+        request.activity.note(start + .nanoseconds(1_500))
+        #expect(request.activity.lastActivity == start + .nanoseconds(1_500))
+        request.activity.pause()
+        #expect(request.activity.lastActivity == nil)
+        request.activity.note(at(-5))
+        #expect(request.activity.lastActivity == at(-5))
     }
 }

@@ -18,7 +18,7 @@ struct TimeoutSchedulerTests {
         start = clock.now
     }
 
-    /// Registers an idle and total timeout whose reports go to a new recorder.
+    /// Registers an idle and total timeout for a new request whose stops go to a new recorder.
     /// - Parameters:
     ///   - idle: The idle timeout, or `nil`.
     ///   - total: The total timeout from now, or `nil`.
@@ -26,13 +26,14 @@ struct TimeoutSchedulerTests {
     func register(idle: Duration?, total: Duration? = nil) throws -> (TimeoutScheduler.Registration, TimeoutRecorder) {
         let recorder = TimeoutRecorder()
         let registration = try #require(
-            scheduler.register(idle: idle, deadline: total.map { clock.now + $0 }, onTimeout: recorder.record))
+            scheduler.register(
+                idle: idle, deadline: total.map { clock.now + $0 }, stopping: recorder.request()))
         return (registration, recorder)
     }
 
     /// Without a timeout nothing is registered.
     @Test func noTimeoutRegistersNothing() {
-        #expect(scheduler.register(idle: nil, deadline: nil) { _ in } == nil)
+        #expect(scheduler.register(idle: nil, deadline: nil, stopping: TransferControls()) == nil)
         #expect(scheduler.count == 0)
         #expect(scheduler.timersStarted == 0)
     }
@@ -201,7 +202,8 @@ struct TimeoutSchedulerTests {
     @Test func releasingTheSchedulerStopsItsSleeper() async throws {
         let clock = ManualTimeoutClock()
         var scheduler: TimeoutScheduler? = TimeoutScheduler(clock: clock)
-        let registration = try #require(scheduler?.register(idle: .seconds(60), deadline: nil) { _ in })
+        let registration = try #require(
+            scheduler?.register(idle: .seconds(60), deadline: nil, stopping: TransferControls()))
         await clock.waitForSleepers()
 
         weak let released = scheduler
@@ -215,12 +217,13 @@ struct TimeoutSchedulerTests {
     @Test func systemClockFires() async throws {
         let scheduler = TimeoutScheduler()
         let recorder = TimeoutRecorder()
-        _ = try #require(scheduler.register(idle: .milliseconds(20), deadline: nil, onTimeout: recorder.record))
+        _ = try #require(
+            scheduler.register(idle: .milliseconds(20), deadline: nil, stopping: recorder.request()))
         #expect(await recorder.waitForTimeouts(count: 1) == [.idle])
     }
 }
 
-/// Records the timeouts reported to one registration and lets a test wait for them.
+/// Records the timeouts that stopped one registration's request and lets a test wait for them.
 final class TimeoutRecorder: Sendable {
     /// The recorder's state.
     private struct State {
@@ -236,7 +239,18 @@ final class TimeoutRecorder: Sendable {
     /// The timeouts reported so far.
     var kinds: [FerryError.TimeoutKind] { state.withLock { $0.kinds } }
 
-    /// Records a report; the scheduler's `onTimeout`.
+    /// A request whose stops this recorder records; its signal's handler stays installed.
+    /// - Returns: The request's controls.
+    func request() -> TransferControls {
+        let controls = TransferControls()
+        controls.signal.install { [self] error in
+            guard case .timedOut(let kind) = error.reason else { return }
+            record(kind)
+        }
+        return controls
+    }
+
+    /// Records a report.
     /// - Parameter kind: The timeout that ran out.
     func record(_ kind: FerryError.TimeoutKind) {
         let (ready, kinds) = state.withLock { state in
