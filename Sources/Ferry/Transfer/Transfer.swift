@@ -306,8 +306,8 @@ final class Transfer: Sendable {
             }
         }
         registry?.end(self)
-        // The transport's stop handler holds its call, which holds the context, which holds the signal: the cycle
-        // ends with the transfer.
+        // The transport's stop handler holds its call, which holds the context, which holds the controls and so the
+        // signal: the cycle ends with the transfer.
         controls.signal.removeHandler()
         let waiters = state.withLock { $0.finish(outcome) }
         observers.observe(RequestEvent(finished: outcome), id: controls.id)
