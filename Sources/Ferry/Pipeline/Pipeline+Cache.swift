@@ -14,12 +14,92 @@ extension Pipeline {
         case send
     }
 
+    /// A stored response that a conditional request revalidates. An object, so that ``open(_:validation:controls:exchange:file:cache:)``
+    /// holds a pointer to it across its waits rather than the value (see ``openFromCache(_:in:validation:exchange:file:id:)``).
+    final class Revalidation: Sendable {
+        /// The stored response.
+        let entry: CachedResponse
+
+        init(_ entry: CachedResponse) {
+            self.entry = entry
+        }
+    }
+
+    /// What the cache decided before anything is sent, in the small form that `open` keeps.
+    enum CacheOpening {
+        /// A stored response (or the cache's 504) answers: nothing is sent.
+        case opened(Opened)
+        /// Send a conditional request for this stored response.
+        case revalidate(Revalidation)
+        /// Send the request as it is.
+        case send
+    }
+
     /// What the body's reader stores once the body is read.
     struct CacheWrite: Sendable {
         let cache: HTTPCache
         let request: Request
         let requestTime: Date
         let responseTime: Date
+    }
+
+    // The cache's steps of `open` below are never inlined into it. Every request allocates `open`'s async frame (from
+    // its task's allocator, which mallocs a new slab for it in a task of its own), with or without a cache. Inlined,
+    // these steps' large values (stored responses, lookups, revalidation outcomes) made that frame 10,176 bytes; kept
+    // out, 2,416. Measured in Benchmarks/README.md, "The request's async frames".
+
+    /// Looks the prepared request up in `cache` and settles what it decided: an opened request when a stored response
+    /// (or the cache's 504) answers, else what to send.
+    @inline(never)
+    func openFromCache(
+        _ prepared: PreparedRequest, in cache: HTTPCache, validation: Validation, exchange: Exchange,
+        file: DownloadFile?, id: RequestID
+    ) async -> CacheOpening {
+        exchange.cacheStatus = .miss
+        switch await lookUp(prepared.request, in: cache, streaming: file != nil) {
+        case .answer(let answer, let status):
+            settleCache(status, for: prepared.request, exchange: exchange, id: id)
+            return .opened(served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file))
+        case .revalidate(let entry):
+            return .revalidate(Revalidation(entry))
+        case .send:
+            settleCache(.miss, for: prepared.request, exchange: exchange, id: id)
+            return .send
+        }
+    }
+
+    /// After a conditional request failed: the stored response, when the cache may serve it stale on error
+    /// (`stale-if-error`, RFC 5861 §4), opened and settled; `nil` to handle the failure as any other.
+    @inline(never)
+    func servedOnError(
+        _ revalidation: Revalidation, for request: Request, in cache: HTTPCache, requestTime: Date,
+        prepared: PreparedRequest, validation: Validation, exchange: Exchange, file: DownloadFile?, id: RequestID
+    ) async -> Opened? {
+        guard
+            case (let stored?, let status, _) = await revalidated(
+                revalidation.entry, by: nil, for: request, in: cache, requestTime: requestTime, streaming: file != nil)
+        else { return nil }
+        settleCache(status, for: prepared.request, exchange: exchange, id: id)
+        return served(stored, prepared: prepared, validation: validation, exchange: exchange, file: file)
+    }
+
+    /// Applies the server's answer to a conditional request: when the stored response is used (freshened by a `304`,
+    /// or served stale), it replaces `answer`, whose body is dropped.
+    /// - Returns: Whether the request must be sent again, without the cache's validators.
+    @inline(never)
+    func concludeRevalidation(
+        _ revalidation: Revalidation, answer: inout Answer, for request: Request, in cache: HTTPCache,
+        requestTime: Date, exchange: Exchange, streaming: Bool
+    ) async -> Bool {
+        let (stored, status, again) = await revalidated(
+            revalidation.entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime,
+            streaming: streaming)
+        if stored != nil || again { answer.response.body.cancel() }
+        guard let stored else { return again }
+        exchange.cacheStatus = status
+        exchange.head = stored.response.head
+        answer = stored
+        return false
     }
 
     /// Looks `request` up in `cache`.
@@ -121,6 +201,7 @@ extension Pipeline {
     /// After the server's answer to `request`: invalidates what an unsafe request changed, freshens or drops the
     /// stored `GET` response a `HEAD` response speaks for (§4.3.5), and notes a `GET`'s response for storing once
     /// its body is read (not after a redirect: it would be filed under the first URL).
+    @inline(never)
     func noteForCache(
         _ answer: Answer, request: Request, cache: HTTPCache, requestTime: Date, exchange: Exchange
     ) async {

@@ -111,15 +111,14 @@ final class Pipeline: Sendable {
         exchange.timeout = timeouts.register(
             idle: prepared.idleTimeout, deadline: deadline, stopping: controls)
         let chain = prepared.interceptors
-        var revalidating: CachedResponse?
+        var revalidating: Revalidation?
         if let cache, prepared.request.method == .get {
-            exchange.cacheStatus = .miss
-            switch await lookUp(prepared.request, in: cache, streaming: file != nil) {
-            case .answer(let answer, let status):
-                settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
-                return served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file)
-            case .revalidate(let entry): revalidating = entry
-            case .send: settleCache(.miss, for: prepared.request, exchange: exchange, id: controls.id)
+            switch await openFromCache(
+                prepared, in: cache, validation: validation, exchange: exchange, file: file, id: controls.id)
+            {
+            case .opened(let opened): return opened
+            case .revalidate(let revalidation): revalidating = revalidation
+            case .send: break
             }
         }
         let base: Request
@@ -135,7 +134,8 @@ final class Pipeline: Sendable {
                 exchange.request = request
             }
             if let revalidating {
-                request.headers = ConditionalRequest.headers(for: request.headers, revalidating: revalidating.stored)
+                request.headers = ConditionalRequest.headers(
+                    for: request.headers, revalidating: revalidating.entry.stored)
             }
             // When the request was sent, by the cache's clock (RFC 9111 §4.2.3's `request_time`); only with a cache.
             let requestTime = cache?.now()
@@ -144,12 +144,12 @@ final class Pipeline: Sendable {
                 answer = try await send(request, prepared: prepared, controls: controls, exchange: exchange)
             } catch {
                 let error = failure(error, signal: controls.signal)
-                if let cache, let requestTime, let entry = revalidating, error.reason != .cancelled,
-                    case (let stored?, let status, _) = await revalidated(
-                        entry, by: nil, for: request, in: cache, requestTime: requestTime, streaming: file != nil)
+                if let cache, let requestTime, let revalidating, error.reason != .cancelled,
+                    let stale = await servedOnError(
+                        revalidating, for: request, in: cache, requestTime: requestTime, prepared: prepared,
+                        validation: validation, exchange: exchange, file: file, id: controls.id)
                 {
-                    settleCache(status, for: prepared.request, exchange: exchange, id: controls.id)
-                    return served(stored, prepared: prepared, validation: validation, exchange: exchange, file: file)
+                    return stale
                 }
                 guard !prepared.hasOneShotBody,
                     let delay = try await retryDelay(
@@ -159,23 +159,17 @@ final class Pipeline: Sendable {
                 continue
             }
             if let cache, let requestTime {
-                if let entry = revalidating {
-                    let (stored, status, again) = await revalidated(
-                        entry, by: answer.response.head, for: request, in: cache, requestTime: requestTime,
+                if let entry = revalidating,
+                    await concludeRevalidation(
+                        entry, answer: &answer, for: request, in: cache, requestTime: requestTime, exchange: exchange,
                         streaming: file != nil)
-                    if stored != nil || again { answer.response.body.cancel() }
-                    if let stored {
-                        exchange.cacheStatus = status
-                        exchange.head = stored.response.head
-                        answer = stored
-                    } else if again {
-                        // Sent again without validators, as the same attempt: its first hop starts the URLs over.
-                        revalidating = nil
-                        exchange.urls.removeAll(keepingCapacity: true)
-                        exchange.head = nil
-                        exchange.endHop()
-                        continue
-                    }
+                {
+                    // Sent again without validators, as the same attempt: its first hop starts the URLs over.
+                    revalidating = nil
+                    exchange.urls.removeAll(keepingCapacity: true)
+                    exchange.head = nil
+                    exchange.endHop()
+                    continue
                 }
                 await noteForCache(answer, request: request, cache: cache, requestTime: requestTime, exchange: exchange)
             }
