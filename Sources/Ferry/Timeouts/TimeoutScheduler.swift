@@ -48,9 +48,6 @@ final class TimeoutScheduler: Sendable {
         }
     }
 
-    /// An instant on the continuous clock.
-    private typealias Instant = ContinuousClock.Instant
-
     /// The state under the lock.
     private struct State {
         /// The registered timeouts and the planned wake.

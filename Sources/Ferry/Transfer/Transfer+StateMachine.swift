@@ -23,7 +23,8 @@ extension Transfer {
     /// outcome (once it is `finished`, or `open` with a body it may read), or the end alone (``Need/end``: never
     /// reads). Each resumed waiter claims again: the state machine never hands a continuation a result it could have
     /// gone stale for.
-    /// `Head` is the final head as the pipeline judged it; `Body` is what reading the body needs.
+    /// `Head` is the final head as the pipeline judged it; `Body` is what reading the body needs. (The transfer passes
+    /// one object for both: the opened request, whose judged head does not change.)
     struct StateMachine<Waiter, Head, Body> {
         /// What a waiter waits for.
         enum Need: Equatable {

@@ -22,7 +22,7 @@ final class Transfer: Sendable {
     /// A request whose final head arrived: what reading its body needs.
     typealias Opened = Pipeline.Opened
 
-    /// The final head as the pipeline judged it.
+    /// A final head as a validation judged it: the pipeline's, read from the opened request, or a finished outcome's.
     struct JudgedHead: Sendable {
         var response: HTTPResponse
         /// The request as sent.
@@ -48,7 +48,11 @@ final class Transfer: Sendable {
     }
 
     typealias Waiter = UnsafeContinuation<Void, Never>
-    private typealias Machine = StateMachine<Waiter, JudgedHead, Opened>
+    /// The opened request stands for its judged head too (``Pipeline/Opened/judgedHead``): its fields do not change,
+    /// and a reference keeps the phases small. With the head as a value (137 bytes) in them, every question about the
+    /// phase copied it into the async frame of the task that asked, several times: `Transfer.outcome`'s frame was
+    /// 4,112 bytes (Benchmarks/README.md, "The request's async frames").
+    private typealias Machine = StateMachine<Waiter, Opened, Opened>
 
     let controls: TransferControls
     let job: Job
@@ -109,7 +113,7 @@ final class Transfer: Sendable {
         while true {
             switch state.withLock({ $0.claim(.head) }) {
             case .open: await open(validation: validation, keepReading: false)
-            case .head(let head): return head.verdict(for: validation)
+            case .head(let opened): return opened.judgedHead.verdict(for: validation)
             case .read: preconditionFailure("a head claim never reads")
             case .wait: await wait(for: .head)
             case .finished(let outcome): return outcome.head(for: validation)
@@ -246,9 +250,7 @@ final class Transfer: Sendable {
             }
             controls.downloadProgress.update(completed: 0, total: open.head.expectedContentLength)
         }
-        let verdict = JudgedHead(
-            response: open.head, request: open.prepared.request, validation: validation, rejection: open.rejection)
-        switch state.withLock({ $0.opened(verdict, body: open, keepReading: keepReading) }) {
+        switch state.withLock({ $0.opened(open, body: open, keepReading: keepReading) }) {
         case .read(let waiters):
             for waiter in waiters { waiter.resume() }
             await read(open)
@@ -403,5 +405,12 @@ final class Transfer: Sendable {
         let body = peek(\.waitingBody)
         guard let call = (body?.body.source as? URLSessionBody)?.call, !call.isStopped else { return nil }
         return call.buffer.bufferedByteCount
+    }
+}
+
+extension Pipeline.Opened {
+    /// The final head as the pipeline judged it, with the opening task's validation.
+    var judgedHead: Transfer.JudgedHead {
+        Transfer.JudgedHead(response: head, request: prepared.request, validation: validation, rejection: rejection)
     }
 }
