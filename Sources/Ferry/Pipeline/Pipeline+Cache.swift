@@ -14,8 +14,8 @@ extension Pipeline {
         case send
     }
 
-    /// A stored response that a conditional request revalidates. An object, so that ``open(_:validation:controls:exchange:file:cache:)``
-    /// holds a pointer to it across its waits rather than the value (see ``openFromCache(_:in:validation:exchange:file:id:)``).
+    /// A stored response that a conditional request revalidates. An object, so that `open` holds a pointer to it
+    /// across its waits, not the 289-byte value (Benchmarks/README.md, "The request's async frames").
     final class Revalidation: Sendable {
         /// The stored response.
         let entry: CachedResponse

@@ -8,7 +8,7 @@ import Foundation
 public final class TransportContext: Sendable {
     /// How unread response bytes are buffered by a transport that cannot pause reading (URLSession); `nil` when
     /// Ferry reads the body as fast as it arrives.
-    public let bufferOptions: StreamOptions?
+    public var bufferOptions: StreamOptions? { controls.bufferOptions }
 
     /// The transfer's controls, whose stop signal ends the hop.
     private let controls: TransferControls
@@ -20,7 +20,6 @@ public final class TransportContext: Sendable {
         self.controls = controls
         self.timeout = timeout
         self.uploadProgress = uploadProgress
-        bufferOptions = controls.bufferOptions
     }
 
     /// Marks that bytes moved, so the idle timeout does not fire.
