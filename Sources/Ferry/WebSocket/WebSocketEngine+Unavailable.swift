@@ -2,7 +2,8 @@
 import Foundation
 
 /// The engine of a build without the `WebSocket` trait: every WebSocket fails at once, with an error that names
-/// the trait. (On Apple platforms, `URLSessionWebSocketTask` is not mapped yet either.)
+/// the trait, unless the session's transport runs WebSockets itself (``URLSessionTransport`` on Apple platforms, with
+/// `URLSessionWebSocketTask`; FerryTesting's `InMemoryTransport`).
 enum WebSocketEngine {
     /// Whether this build can open a WebSocket.
     static let isAvailable = false

@@ -1,4 +1,4 @@
-#if !WebSocket
+#if !WebSocket && !canImport(Darwin)
 import Ferry
 import FerryTestServer
 import Foundation
@@ -24,6 +24,32 @@ struct WebSocketWithoutTraitTests {
         let sendError = await #expect(throws: FerryError.self) { try await socket.send(.text("x")) }
         #expect(sendError?.localizedDescription == error?.localizedDescription)
         #expect(live.server.requestCount == 0)
+    }
+}
+#endif
+
+#if !WebSocket && canImport(Darwin)
+import Ferry
+import FerryTestServer
+import Foundation
+import Testing
+
+/// On Apple platforms a build without the trait runs WebSockets on `URLSessionWebSocketTask`.
+@Suite("WebSockets on URLSession (Apple platforms, no WebSocket trait)")
+struct URLSessionWebSocketLiveTests {
+    @Test func runsOnURLSessionsWebSocketTask() async throws {
+        // Given a session on URLSession, in a build without the trait
+        let live = try LiveServer()
+        let socket = live.session.webSocket("ws://127.0.0.1:\(live.server.port)/ws/echo")
+        // When a message goes out and the socket is closed
+        try await socket.send(.text("on URLSession"))
+        var iterator = socket.messages.makeAsyncIterator()
+        let echoed = try await iterator.next()
+        await socket.close(code: .goingAway)
+        // Then the echo came back, the head is the 101, and the server saw the close code that was asked for
+        #expect(echoed == .text("on URLSession"))
+        #expect(try await socket.head.statusCode == 101)
+        #expect(await live.server.closeCodes(count: 1) == [1001])
     }
 }
 #endif

@@ -4,21 +4,38 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The one delegate of a transport's URLSession: routes each callback to its ``URLSessionCall`` by task
-/// identifier. Callbacks for a task Ferry has finished with (cancelled, failed) are dropped.
-final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let calls = Locked<[Int: URLSessionCall]>([:])
+/// The one delegate of a transport's URLSession: routes each callback to its ``URLSessionCall`` or
+/// ``URLSessionWebSocket`` by task identifier. Callbacks for a task Ferry has finished with (cancelled, failed) are
+/// dropped.
+final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, URLSessionWebSocketDelegate, Sendable {
+    /// Where a task's callbacks go.
+    private enum Route {
+        case call(URLSessionCall)
+        case socket(URLSessionWebSocket)
+    }
+
+    private let routes = Locked<[Int: Route]>([:])
 
     func register(_ call: URLSessionCall, for identifier: Int) {
-        calls.withLock { $0[identifier] = call }
+        routes.withLock { $0[identifier] = .call(call) }
+    }
+
+    func register(_ socket: URLSessionWebSocket, for identifier: Int) {
+        routes.withLock { $0[identifier] = .socket(socket) }
     }
 
     func unregister(_ identifier: Int) {
-        calls.withLock { $0[identifier] = nil }
+        routes.withLock { $0[identifier] = nil }
     }
 
     private func call(for task: URLSessionTask) -> URLSessionCall? {
-        calls.withLock { $0[task.taskIdentifier] }
+        guard case .call(let call) = routes.withLock({ $0[task.taskIdentifier] }) else { return nil }
+        return call
+    }
+
+    private func socket(for task: URLSessionTask) -> URLSessionWebSocket? {
+        guard case .socket(let socket) = routes.withLock({ $0[task.taskIdentifier] }) else { return nil }
+        return socket
     }
 
     func urlSession(
@@ -71,7 +88,23 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let call = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        call?.complete(task: task, error: error)
+        switch routes.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+        case .call(let call): call.complete(task: task, error: error)
+        case .socket(let socket): socket.completed()
+        case nil: break
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
+    ) {
+        socket(for: webSocketTask)?.opened(subprotocol: `protocol`)
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+    ) {
+        socket(for: webSocketTask)?.serverClosed(code: closeCode, reason: reason)
     }
 }

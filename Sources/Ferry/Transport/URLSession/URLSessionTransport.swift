@@ -12,9 +12,9 @@ import FoundationNetworking
 /// lets Ferry follow redirects, disables URLSession's cache and cookies, and never creates a task on an invalidated session.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
-    private let router: URLSessionEventRouter
+    let router: URLSessionEventRouter
     /// Where tasks are made and resumed, off the cooperative pool.
-    private let taskQueue = DispatchQueue(label: "Ferry.URLSessionTransport.tasks")
+    let taskQueue = DispatchQueue(label: "Ferry.URLSessionTransport.tasks")
     private let lifecycle = Locked(Lifecycle())
     /// How far a compressed body may expand.
     public let decompressionLimit: DecompressionLimit
@@ -198,7 +198,11 @@ public final class URLSessionTransport: Transport {
                 // Creating and resuming a task wait for FoundationNetworking's work queue (`sync`): never on the
                 // caller's thread, which belongs to Swift's cooperative pool (two threads on a two-core machine).
                 taskQueue.async { [self] in
-                    guard let task = makeTask(urlRequest, file: file) else {
+                    let task = makeTask { session -> URLSessionTask in
+                        file.map { session.uploadTask(with: urlRequest, fromFile: $0) }
+                            ?? session.dataTask(with: urlRequest)
+                    }
+                    guard let task else {
                         return continuation.resume(throwing: FerryError(.sessionShutDown))
                     }
                     router.register(call, for: task.taskIdentifier)
@@ -214,14 +218,14 @@ public final class URLSessionTransport: Transport {
 
     /// A new task, or `nil` once the session is invalidated: creating a task on an invalidated URLSession is a
     /// fatal error in Foundation.
-    private func makeTask(_ urlRequest: URLRequest, file: URL?) -> URLSessionTask? {
+    func makeTask<Made: URLSessionTask>(_ make: (URLSession) -> Made) -> Made? {
         let allowed = lifecycle.withLock { state in
             guard !state.invalidated else { return false }
             state.creating += 1
             return true
         }
         guard allowed else { return nil }
-        let task = file.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
+        let task = make(session)
         let invalidateNow = lifecycle.withLock { state in
             state.creating -= 1
             guard state.invalidationPending, state.creating == 0 else { return false }
