@@ -43,23 +43,23 @@ extension URLSessionTransport {
         }
         let url = WebSocketHandshake.webSocketURL(request.url)
         let urlRequest = Self.upgradeRequest(for: request, url: url)
-        let socket: URLSessionWebSocket? = await withCheckedContinuation { continuation in
+        let made: (URLSessionWebSocketTask, URLSessionWebSocket)? = await withCheckedContinuation { continuation in
             // As for a data task: made and resumed off the cooperative pool.
             taskQueue.async { [self] in
                 guard let task = makeTask({ $0.webSocketTask(with: urlRequest) }) else {
                     return continuation.resume(returning: nil)
                 }
                 task.maximumMessageSize = options.maximumMessageSize
-                let socket = URLSessionWebSocket(task: task)
+                let socket = URLSessionWebSocket(task: URLSessionWebSocketTaskDriver(task: task))
                 router.register(socket, for: task.taskIdentifier)
                 task.resume()
-                continuation.resume(returning: socket)
+                continuation.resume(returning: (task, socket))
             }
         }
-        guard let socket else { throw FerryError(.sessionShutDown, request: request) }
+        guard let (task, socket) = made else { throw FerryError(.sessionShutDown, request: request) }
         let (timeout, kind) = Self.handshakeTimeout(of: request)
         let opening = await socket.waitForOpen(timeout: timeout)
-        var head = (socket.task.response as? HTTPURLResponse).flatMap(HTTPResponse.init)
+        var head = (task.response as? HTTPURLResponse).flatMap(HTTPResponse.init)
         head?.url = url
         if head?.httpVersion == nil { head?.httpVersion = "HTTP/1.1" }
         switch opening {
@@ -70,7 +70,7 @@ extension URLSessionTransport {
                 throw FerryError(.unacceptableStatus(head.statusCode), request: request, response: head)
             }
             if Task.isCancelled { throw FerryError(.cancelled, request: request) }
-            let error = socket.task.error ?? URLError(.networkConnectionLost)
+            let error = task.error ?? URLError(.networkConnectionLost)
             throw FerryError.mapping(urlSessionError: error, url: request.url).adding(
                 request: request, response: nil, body: nil)
         case .opened:
@@ -85,7 +85,6 @@ extension URLSessionTransport {
                         + (socket.subprotocol.map { [HTTPHeader(name: "Sec-WebSocket-Protocol", value: $0)] } ?? [])),
                 url: url, httpVersion: "HTTP/1.1")
         let run = Task { await socket.run(options: options, inbox: inbox, request: request, head: accepted) }
-        let task = socket.task
         return WebSocketOpen(
             request: request, head: accepted,
             send: { frame throws(FerryError) in

@@ -13,10 +13,10 @@ final class URLSessionWebSocket: Sendable {
         CheckedContinuation<URLSessionWebSocketOpening, Never>, CheckedContinuation<Void, Never>
     >
 
-    let task: URLSessionWebSocketTask
+    private let task: any WebSocketTaskDriving
     private let state = Locked(Machine())
 
-    init(task: URLSessionWebSocketTask) {
+    init(task: any WebSocketTaskDriving) {
         self.task = task
     }
 
@@ -182,4 +182,35 @@ final class URLSessionWebSocket: Sendable {
         let error = error as NSError
         return error.domain == NSPOSIXErrorDomain && error.code == Int(EMSGSIZE)
     }
+}
+
+/// What a ``URLSessionWebSocket`` does with its `URLSessionWebSocketTask`: named, so that the socket's rules run in
+/// tests without a URLSession (FoundationNetworking here has no WebSockets to run them on).
+protocol WebSocketTaskDriving: Sendable {
+    /// The next message; throws once the socket closed or failed.
+    func receive() async throws -> URLSessionWebSocketTask.Message
+    /// Sends a ping; `pong` runs when its pong arrives, or with the error that stopped it.
+    func sendPing(pong: @escaping @Sendable ((any Error)?) -> Void)
+    /// Sends a close frame and starts the close handshake.
+    func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?)
+    /// Drops the connection.
+    func cancel()
+    /// The close code the server sent, `.invalid` while it sent none.
+    var closeCode: URLSessionWebSocketTask.CloseCode { get }
+    /// The close reason the server sent.
+    var closeReason: Data? { get }
+}
+
+/// The one production ``WebSocketTaskDriving``: URLSession's own task.
+struct URLSessionWebSocketTaskDriver: WebSocketTaskDriving {
+    let task: URLSessionWebSocketTask
+
+    func receive() async throws -> URLSessionWebSocketTask.Message { try await task.receive() }
+    func sendPing(pong: @escaping @Sendable ((any Error)?) -> Void) { task.sendPing(pongReceiveHandler: pong) }
+    func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?) {
+        task.cancel(with: closeCode, reason: reason)
+    }
+    func cancel() { task.cancel() }
+    var closeCode: URLSessionWebSocketTask.CloseCode { task.closeCode }
+    var closeReason: Data? { task.closeReason }
 }
