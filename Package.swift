@@ -91,6 +91,9 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket", condition: .when(traits: webSocket)),
                 .product(name: "WSCompression", package: "swift-websocket", condition: .when(traits: webSocket)),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: webSocket)),
+                // A WebSocket's proxy tunnel (HTTP CONNECT, SOCKS5); swift-websocket already depends on this package.
+                .product(name: "NIOExtras", package: "swift-nio-extras", condition: .when(traits: webSocket)),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras", condition: .when(traits: webSocket)),
             ]
         ),
         // Empty unless the OpenAPI trait is on (its sources are behind `#if OpenAPI`).

@@ -40,6 +40,7 @@ enum WebSocketEngine {
         let url = request.url
         let usesTLS = url.scheme?.lowercased() == "https"
         let tls = try tlsConfiguration(for: request, transport: transport)
+        let proxy = try proxyServer(for: request, transport: transport)
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
             throw FerryError(.invalidURL("\"\(url.absoluteString)\" has no host"), request: request)
         }
@@ -60,7 +61,7 @@ enum WebSocketEngine {
         do {
             upgrade = try await withTaskCancellationHandler {
                 try await upgraded(
-                    request, host: bareHost, port: port, usesTLS: usesTLS, tls: tls, options: options,
+                    request, host: bareHost, port: port, proxy: proxy, usesTLS: usesTLS, tls: tls, options: options,
                     extensionBuilders: extensionBuilders, transport: transport, inbox: inbox, deadline: deadline)
             } onCancel: {
                 deadline.cancel()
@@ -96,7 +97,7 @@ enum WebSocketEngine {
 
     /// Connects and sends the upgrade request: the upgraded channel, or a refusal whose response is still coming.
     private static func upgraded(
-        _ request: Request, host bareHost: String, port: Int, usesTLS: Bool, tls: TLSConfiguration,
+        _ request: Request, host bareHost: String, port: Int, proxy: ProxyServer?, usesTLS: Bool, tls: TLSConfiguration,
         options: WebSocketOptions, extensionBuilders: [any WebSocketExtensionBuilder], transport: any Transport,
         inbox: WebSocketInbox, deadline: HandshakeDeadline
     ) async throws -> Upgrade {
@@ -109,12 +110,19 @@ enum WebSocketEngine {
         let keepAlive = options.keepAliveInterval
         let future = try await bootstrap(for: transport)
             .connectTimeout(deadline.timeout.map { TimeAmount($0) } ?? .seconds(10))
-            .connect(host: bareHost, port: port) { channel in
+            .connect(host: proxy?.host ?? bareHost, port: proxy?.port ?? port) { channel in
                 deadline.attach(channel)
                 return channel.eventLoop.makeCompletedFuture {
-                    try configure(
-                        channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
-                        keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
+                    @Sendable func configured() throws -> EventLoopFuture<Upgrade> {
+                        try configure(
+                            channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
+                            keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
+                    }
+                    guard let proxy else { return try configured() }
+                    // Through the proxy first; then TLS and the upgrade, on the tunnel, as on a direct connection.
+                    return try WebSocketProxyTunnel.open(
+                        channel, through: proxy, host: bareHost, port: port, timeout: deadline.timeout ?? .seconds(10)
+                    ).flatMapThrowing { try configured() }.flatMap { $0 }
                 }
             }
         return try await future.get()
@@ -178,8 +186,18 @@ enum WebSocketEngine {
         return ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
     }
 
-    /// The TLS configuration of a `wss` connection: the session's transport decides (AsyncHTTPClient's policy, which
-    /// also refuses a proxy it would use); on any other transport, the system's trust roots.
+    /// The proxy the session's transport would use for the upgrade's URL, so that a WebSocket takes the same way as
+    /// the session's requests (on a transport Ferry does not know, none).
+    private static func proxyServer(for request: Request, transport: any Transport) throws(FerryError) -> ProxyServer? {
+        #if AsyncHTTPClient
+        if let transport = transport as? AsyncHTTPClientTransport { return try transport.webSocketProxy(for: request) }
+        #endif
+        if let transport = transport as? URLSessionTransport { return try transport.webSocketProxy(for: request) }
+        return nil
+    }
+
+    /// The TLS configuration of a `wss` connection: the session's transport decides (AsyncHTTPClient's policy); on
+    /// any other transport, the system's trust roots.
     private static func tlsConfiguration(
         for request: Request, transport: any Transport
     ) throws(FerryError) -> TLSConfiguration {
@@ -327,8 +345,9 @@ enum WebSocketEngine {
         if let (configuration, tlsHost) = tls {
             let context = try NIOSSLContext(configuration: configuration)
             let serverName = isIPAddress(tlsHost) ? nil : tlsHost
+            // Last: behind a proxy tunnel's handler (SOCKS5 stays in the pipeline), first on a direct connection.
             try channel.pipeline.syncOperations.addHandler(
-                try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
+                try NIOSSLClientHandler(context: context, serverHostname: serverName), position: .last)
         }
         // NIO's error handler answers a frame the decoder refuses (over the size limit: 1009; malformed: 1002) with
         // the right close code and closes the connection; swift-websocket's handler would send 1011 for them.

@@ -121,6 +121,18 @@ extension URLSessionTransport {
         return urlRequest
     }
 
+    /// The proxy a WebSocket of a session on this transport goes through on Ferry's engine (the `WebSocket` trait):
+    /// the one this transport's requests to the same URL use.
+    /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` for an environment variable that cannot
+    ///   be used.
+    func webSocketProxy(for request: Request) throws(FerryError) -> ProxyServer? {
+        do throws(FerryError) {
+            return try proxy.server(for: request.url, environment: environmentProxies)
+        } catch {
+            throw FerryError(error.reason, request: request)
+        }
+    }
+
     /// The time the upgrade may take: the request's idle timeout, or what is left of its total one when shorter.
     static func handshakeTimeout(of request: Request) -> (Duration?, FerryError.TimeoutKind) {
         if let total = request.totalTimeout, request.idleTimeout.map({ total < $0 }) ?? true { return (total, .total) }

@@ -29,6 +29,9 @@ public final class URLSessionTransport: Transport {
 
     /// Whether and through which proxy requests go; ``ProxyPolicy/environment`` unless given.
     public let proxy: ProxyPolicy
+    /// The environment's proxy variables, read once, for ``ProxyPolicy/environment``: libcurl reads them for the
+    /// requests, and Ferry's WebSocket engine takes the same proxies.
+    let environmentProxies: EnvironmentProxySettings
 
     /// Creates a transport with its own URLSession, proxied as the environment says
     /// (``ProxyPolicy/environment``: on Linux libcurl reads the variables itself; on Apple platforms the system's
@@ -101,10 +104,12 @@ public final class URLSessionTransport: Transport {
     /// The one initializer: `settings` goes to `connectionProxyDictionary` unless `nil`.
     private init(
         copying configuration: URLSessionConfiguration, decompressionLimit: DecompressionLimit, proxy: ProxyPolicy,
-        settings: [AnyHashable: Any]?
+        settings: [AnyHashable: Any]?, environment: EnvironmentProxySettings? = nil
     ) {
         self.decompressionLimit = decompressionLimit
         self.proxy = proxy
+        environmentProxies =
+            proxy == .environment ? environment ?? EnvironmentProxySettings() : .init(environment: [:])
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -119,6 +124,15 @@ public final class URLSessionTransport: Transport {
         queue.maxConcurrentOperationCount = 1
         router = URLSessionEventRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    /// A transport whose ``ProxyPolicy/environment`` policy reads the given variables instead of the process's, for
+    /// what Ferry decides itself (a WebSocket's proxy); libcurl still reads the process's for requests. For tests:
+    /// the environment is the whole process's.
+    convenience init(proxyEnvironment: EnvironmentProxySettings) {
+        self.init(
+            copying: .ephemeral, decompressionLimit: .default, proxy: .environment, settings: nil,
+            environment: proxyEnvironment)
     }
 
     /// What `connectionProxyDictionary` gets for `policy` (`nil`: left as it is), or why it cannot be honoured.

@@ -1,0 +1,124 @@
+#if WebSocket
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOSOCKS
+
+/// A WebSocket's way through the proxy the session's transport would use for its URL: an HTTP `CONNECT` tunnel
+/// (RFC 6455 §4.1 asks for one for `ws` too, so that the proxy never reads the upgrade), with `Proxy-Authorization:
+/// Basic` when the policy has credentials, or a SOCKS5 connection, the proxy resolving the host name. SwiftNIO's
+/// handlers do the work (swift-nio-extras' `NIOHTTP1ProxyConnectHandler` and `SOCKSClientHandler`); once the tunnel
+/// is open, the channel is the server's, and TLS and the upgrade go on as on a direct connection.
+enum WebSocketProxyTunnel {
+    /// Starts the tunnel on a new channel to the proxy.
+    /// - Parameters:
+    ///   - channel: The channel, connected (or connecting) to the proxy; on its event loop.
+    ///   - proxy: The proxy.
+    ///   - host: The server's host (no brackets).
+    ///   - port: The server's port.
+    ///   - timeout: How long the proxy may take to open the tunnel.
+    /// - Returns: A future that succeeds when the tunnel is open, with only the channel's own handlers left, or fails
+    ///   with a ``FerryError`` that names the proxy (``FerryError/Reason/transport(_:)`` `cannotConnect`).
+    static func open(
+        _ channel: any Channel, through proxy: ProxyServer, host: String, port: Int, timeout: Duration
+    ) throws -> EventLoopFuture<Void> {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let pipeline = channel.pipeline.syncOperations
+        switch proxy.kind {
+        case .http:
+            var headers = NIOHTTP1.HTTPHeaders()
+            headers.add(name: "Host", value: "\(ProxyServer.hostText(host)):\(port)")
+            if let credentials = proxy.credentials {
+                let token = Data("\(credentials.username):\(credentials.password)".utf8).base64EncodedString()
+                headers.add(name: "Proxy-Authorization", value: "Basic \(token)")
+            }
+            let encoder = HTTPRequestEncoder()
+            let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes))
+            let connect = NIOHTTP1ProxyConnectHandler(
+                targetHost: host, targetPort: port, headers: headers, deadline: .now() + TimeAmount(timeout),
+                promise: promise)
+            try pipeline.addHandlers([encoder, decoder, connect])
+            // Open, the tunnel carries the server's bytes: the handler that spoke to the proxy removes itself, and
+            // the HTTP codec leaves too.
+            return promise.futureResult.assumeIsolated().flatMap {
+                channel.pipeline.syncOperations.removeHandler(decoder).assumeIsolated().flatMap {
+                    channel.pipeline.syncOperations.removeHandler(encoder)
+                }.nonisolated()
+            }.nonisolated().flatMapErrorThrowing { error in
+                channel.close(promise: nil)
+                throw failure(error, proxy: proxy)
+            }
+        case .socks5:
+            try pipeline.addHandlers([
+                SOCKSClientHandler(targetAddress: .domain(host, port: port)),
+                SOCKSEstablishedHandler(promise: promise),
+            ])
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                promise.fail(
+                    FerryError(.transport(.cannotConnect), detail: .proxyFailed(noAnswer), underlyingError: nil))
+            }
+            return promise.futureResult.always { _ in timer.cancel() }.flatMapErrorThrowing { error in
+                channel.close(promise: nil)
+                throw failure(error, proxy: proxy)
+            }
+        }
+    }
+
+    private static let noAnswer = "the proxy did not answer in time"
+
+    /// What went wrong at the proxy, in Ferry's words.
+    private static func failure(_ error: any Error, proxy: ProxyServer) -> FerryError {
+        if let error = error as? FerryError { return error }
+        let why: String
+        if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
+            typealias Known = NIOHTTP1ProxyConnectHandler.Error
+            if error == Known.proxyAuthenticationRequired() {
+                why = "the proxy refused the credentials (407 Proxy Authentication Required)"
+            } else if error == Known.httpProxyHandshakeTimeout() {
+                why = noAnswer
+            } else if error == Known.remoteConnectionClosed() {
+                why = "the proxy closed the connection before the tunnel opened"
+            } else {
+                why = "the proxy refused to open a tunnel to the server"
+            }
+        } else if error is SOCKSError.ConnectionFailed {
+            why = "the SOCKS5 proxy could not reach the server"
+        } else if error is ChannelError {
+            why = "the proxy closed the connection before the tunnel opened"
+        } else {
+            why = "the proxy refused to open a tunnel to the server"
+        }
+        return FerryError(
+            .transport(.cannotConnect), detail: .proxyFailed("\(why) (\(proxy))"), underlyingError: error)
+    }
+}
+
+/// Completes the tunnel's promise when the SOCKS5 handshake is done (then leaves the pipeline), or fails it with the
+/// first error or the connection's end.
+private final class SOCKSEstablishedHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) {
+        self.promise = promise
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is SOCKSProxyEstablishedEvent else { return context.fireUserInboundEventTriggered(event) }
+        promise.succeed()
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+}
+#endif
