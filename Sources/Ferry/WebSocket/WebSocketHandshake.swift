@@ -61,17 +61,19 @@ extension WebSocketHandshake {
 }
 
 extension Pipeline {
-    /// Prepares and adapts a WebSocket's upgrade request: defaults, the checked URL, the interceptors (attempt 1),
-    /// the headers checked again. The cookie jar's cookies are added to each hop as it is sent.
-    /// - Parameter request: The request as `Session.webSocket` built it.
-    /// - Returns: The request to send, and whether any interceptor saw it.
-    /// - Throws: ``FerryError``: an invalid URL or header, an interceptor's failure.
-    func prepareWebSocket(_ request: Request) async throws(FerryError) -> (request: Request, adapted: Bool) {
-        let prepared = try prepare(request)
+    /// Adapts a prepared upgrade request (``prepare(_:)``: defaults, the checked URL, the interceptors to run) for one attempt: each interceptor in order, then the headers and URL
+    /// checked again (an interceptor's change included). The cookie jar's cookies are added to each hop as it is
+    /// sent.
+    /// - Parameters:
+    ///   - prepared: The prepared request and its interceptors.
+    ///   - attempt: The attempt's number, from 1.
+    /// - Returns: The request to send.
+    /// - Throws: ``FerryError``: an interceptor's failure, an invalid header or URL.
+    func adaptWebSocket(_ prepared: PreparedRequest, attempt: Int) async throws(FerryError) -> Request {
         var adapted = prepared.request
         for interceptor in prepared.interceptors {
             do {
-                adapted = try await interceptor.adapt(adapted, attempt: 1)
+                adapted = try await interceptor.adapt(adapted, attempt: attempt)
             } catch let error as FerryError {
                 throw error.adding(request: adapted, response: nil, body: nil)
             } catch {
@@ -88,6 +90,6 @@ extension Pipeline {
         guard let scheme = adapted.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw FerryError(.invalidURL("a WebSocket URL is ws, wss, http or https"), request: adapted)
         }
-        return (adapted, !prepared.interceptors.isEmpty)
+        return adapted
     }
 }

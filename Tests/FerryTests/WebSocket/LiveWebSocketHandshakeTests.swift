@@ -1,5 +1,6 @@
 #if WebSocket
 import Ferry
+import FerryLocking
 import FerryTestServer
 import Foundation
 import Testing
@@ -56,6 +57,70 @@ struct LiveWebSocketHandshakeTests {
                 "created /redirect-to", "attempt 1", "head 307", "redirect /ws/echo", "head 101",
                 "completed 101 retries 0",
             ])
+    }
+
+    @Test func theSessionsRetryPolicyStartsARefusedHandshakeAgain() async throws {
+        // Given an endpoint that is unavailable once, then sends the upgrade on to the echo socket
+        let monitor = RecordingMonitor()
+        let live = try LiveServer {
+            $0.eventMonitors = [monitor]
+            $0.interceptors = [RetryPolicy(baseDelay: .zero)]
+        }
+        let calls = Locked(0)
+        live.server.setRoute("/flaky") { _ in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            return call == 1
+                ? TestResponse(status: 503, headers: [("Content-Length", "0")], body: .data(Data()))
+                : TestResponse(
+                    status: 307, headers: [("Location", "/ws/echo"), ("Content-Length", "0")], body: .data(Data()))
+        }
+        // When a socket is used on it
+        let socket = live.session.webSocket("flaky")
+        try await socket.send(.text("second time lucky"))
+        var messages = socket.messages.makeAsyncIterator()
+        // Then the second attempt reached the echo socket, and the monitor saw the retry
+        #expect(try await messages.next() == .text("second time lucky"))
+        await socket.close()
+        try await waitUntil { monitor.events().last?.hasPrefix("completed") == true }
+        #expect(
+            monitor.events() == [
+                "created /flaky", "adapted 1", "attempt 1", "head 503",
+                "retry unacceptable status code 503 after 0.0 seconds", "adapted 2", "attempt 2", "head 307",
+                "redirect /ws/echo", "head 101", "completed 101 retries 1",
+            ])
+    }
+
+    @Test func anExpiredTokenIsRefreshedAndTheHandshakeSentAgain() async throws {
+        // Given an endpoint that wants a fresh token, and a session whose token is stale
+        let refreshes = Locked(0)
+        let authentication = AuthenticationInterceptor(credential: .bearer("stale")) { _ in
+            refreshes.withLock { $0 += 1 }
+            return .bearer("fresh")
+        }
+        let live = try LiveServer { $0.interceptors = [authentication] }
+        live.server.setRoute("/private") { request in
+            request.header("Authorization") == "Bearer fresh"
+                ? TestResponse(
+                    status: 307, headers: [("Location", "/ws/echo"), ("Content-Length", "0")], body: .data(Data()))
+                : TestResponse(status: 401, headers: [("Content-Length", "0")], body: .data(Data()))
+        }
+        // When the socket opens
+        #expect(try await live.session.webSocket("private").head.statusCode == 101)
+        // Then the 401 made the interceptor refresh once, and the second upgrade carried the new token
+        #expect(refreshes.withLock { $0 } == 1)
+        let upgrades = live.server.receivedRequests.filter { $0.path == "/private" }
+        #expect(upgrades.map { $0.header("Authorization") } == ["Bearer stale", "Bearer fresh"])
+    }
+
+    @Test func aHandshakeIsNotRetriedWithoutARetrier() async throws {
+        let live = try LiveServer()
+        let socket = live.session.webSocket("status/503")
+        let error = await #expect(throws: FerryError.self) { try await socket.head }
+        #expect(error?.reason == .unacceptableStatus(503))
+        #expect(live.server.receivedRequests.count { $0.path == "/status/503" } == 1)
     }
 
     @Test func aRedirectsCookieIsSentWithTheNextUpgrade() async throws {
