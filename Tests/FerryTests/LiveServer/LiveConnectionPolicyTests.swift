@@ -47,6 +47,25 @@ struct LiveConnectionPolicyTests {
     }
 
     #if AsyncHTTPClient
+    /// The engine fails a request that waited for a connection longer than its connect timeout, even while every
+    /// connection is busy serving others; Ferry queues it again, so that only the request's own timeouts bound it.
+    @Test func aRequestWaitingForABusyConnectionOutlivesTheConnectTimeout() async throws {
+        // Given one connection per host and a connect timeout far shorter than each response takes
+        var configuration = AsyncHTTPClientTransport.defaultConfiguration
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+        configuration.timeout.connect = .milliseconds(100)
+        let live = try LiveServer(makeTransport: { _ in AsyncHTTPClientTransport(configuration: configuration) })
+        let session = live.session
+        // When three requests of 400 ms each run at once
+        let statuses = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<3 { group.addTask { await session.get("delay/0.4").response.statusCode } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Then each ran, one after the other, on the one connection
+        #expect(statuses == [200, 200, 200])
+        #expect(live.server.connectionCount == 1)
+    }
+
     @Test func anIdleConnectionIsClosedAfterThePolicysTimeout() async throws {
         let live = try LiveServer(makeTransport: { _ in
             try! AsyncHTTPClientTransport(

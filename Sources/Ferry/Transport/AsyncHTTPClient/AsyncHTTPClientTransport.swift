@@ -264,17 +264,39 @@ public final class AsyncHTTPClientTransport: Transport {
             headers.add(name: "Host", value: "localhost")
         }
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        switch request.body?.content {
-        case nil:
-            return try await exchange(
-                request, method: method, headers: headers, body: nil, client: client, context: context)
-        case .data(let data):
-            // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
-            return try await exchange(
-                request, method: method, headers: headers, body: .bytes(data), client: client, context: context)
-        case .file, .stream:
-            return try await stream(request, method: method, headers: headers, client: client, context: context)
+        while true {
+            do {
+                switch request.body?.content {
+                case nil:
+                    return try await exchange(
+                        request, method: method, headers: headers, body: nil, client: client, context: context)
+                case .data(let data):
+                    // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
+                    return try await exchange(
+                        request, method: method, headers: headers, body: .bytes(data), client: client,
+                        context: context)
+                case .file, .stream:
+                    return try await stream(
+                        request, method: method, headers: headers, client: client, context: context)
+                }
+            } catch let error as FerryError where Self.waitedForBusyConnections(error) {
+                // The engine gives up on a request that waited for a connection longer than its connect timeout,
+                // even when every connection to the host is busy serving others (a small
+                // `maximumConnectionsPerHost`, slow responses). Nothing was sent and the host answers: the request
+                // queues again, so that its own idle and total timeouts bound the wait, as on URLSession.
+                if let stop = context.stopError { throw stop }
+                if Task.isCancelled { throw FerryError(.cancelled, request: request) }
+                if case .stream? = request.body?.content { throw error }
+                continue
+            }
         }
+    }
+
+    /// Whether `error` is the engine giving up on a request that waited for one of the host's busy connections: its
+    /// pool reports `getConnectionFromPoolTimeout` only while it has active connections and no failed attempt to
+    /// connect (otherwise the connect failure, or `connectTimeout`, is the error).
+    static func waitedForBusyConnections(_ error: FerryError) -> Bool {
+        (error.underlyingError as? HTTPClientError) == .getConnectionFromPoolTimeout
     }
 
     /// A request whose body (if any) is in memory, on the engine's delegate API: no task of Ferry's, and stopped
