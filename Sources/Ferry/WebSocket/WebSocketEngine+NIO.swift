@@ -405,8 +405,9 @@ enum WebSocketEngine {
 
     /// A connection or handshake failure as a ``FerryError``.
     private static func connectionError(_ error: any Error, request: Request) -> FerryError {
-        if let error = error as? FerryError { return error.adding(request: request, response: nil, body: nil) }
+        // Cancelled first: a proxy's tunnel fails with its own error when the cancelled task closes the channel.
         if error is CancellationError || Task.isCancelled { return FerryError(.cancelled, request: request) }
+        if let error = error as? FerryError { return error.adding(request: request, response: nil, body: nil) }
         let failure: FerryError.TransportFailure =
             switch error {
             case is NIOConnectionError, is ChannelError: .cannotConnect

@@ -35,8 +35,10 @@ enum WebSocketProxyTunnel {
             }
             let encoder = HTTPRequestEncoder()
             let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes))
+            // An IPv6 address goes in brackets in the CONNECT target (RFC 9110 §9.3.6: an authority).
             let connect = NIOHTTP1ProxyConnectHandler(
-                targetHost: host, targetPort: port, headers: headers, deadline: .now() + TimeAmount(timeout),
+                targetHost: ProxyServer.hostText(host), targetPort: port, headers: headers,
+                deadline: .now() + TimeAmount(timeout),
                 promise: promise)
             try pipeline.addHandlers([encoder, decoder, connect])
             // Open, the tunnel carries the server's bytes: the handler that spoke to the proxy removes itself, and
@@ -50,14 +52,13 @@ enum WebSocketProxyTunnel {
                 throw failure(error, proxy: proxy)
             }
         case .socks5:
+            // An address as an address; a name for the proxy to resolve.
+            let target: SOCKSAddress =
+                (try? SocketAddress(ipAddress: host, port: port)).map { .address($0) } ?? .domain(host, port: port)
             try pipeline.addHandlers([
-                SOCKSClientHandler(targetAddress: .domain(host, port: port)),
-                SOCKSEstablishedHandler(promise: promise),
+                SOCKSClientHandler(targetAddress: target), SOCKSEstablishedHandler(promise: promise),
             ])
-            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-                promise.fail(
-                    FerryError(.transport(.cannotConnect), detail: .proxyFailed(noAnswer), underlyingError: nil))
-            }
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(NoAnswer()) }
             return promise.futureResult.always { _ in timer.cancel() }.flatMapErrorThrowing { error in
                 channel.close(promise: nil)
                 throw failure(error, proxy: proxy)
@@ -67,11 +68,15 @@ enum WebSocketProxyTunnel {
 
     private static let noAnswer = "the proxy did not answer in time"
 
+    /// The SOCKS5 handshake took longer than the time allowed.
+    private struct NoAnswer: Error {}
+
     /// What went wrong at the proxy, in Ferry's words.
     private static func failure(_ error: any Error, proxy: ProxyServer) -> FerryError {
-        if let error = error as? FerryError { return error }
         let why: String
-        if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
+        if error is NoAnswer {
+            why = noAnswer
+        } else if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
             typealias Known = NIOHTTP1ProxyConnectHandler.Error
             if error == Known.proxyAuthenticationRequired() {
                 why = "the proxy refused the credentials (407 Proxy Authentication Required)"
