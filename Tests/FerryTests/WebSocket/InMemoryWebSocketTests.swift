@@ -313,6 +313,39 @@ struct InMemoryWebSocketTests {
         await socket.close()
     }
 
+    @Test func aRefusedUpgradeIsRetriedWhenTheSessionsRetrierSaysSo() async throws {
+        // Given an endpoint that is unavailable twice, then accepts, and a session with a retry policy
+        let server = echoServer()
+        let calls = Locked(0)
+        let transport = InMemoryTransport(routes: [
+            .get("/chat") { _ in
+                calls.withLock { count in
+                    count += 1
+                    return count < 3 ? .status(503) : .webSocket(server)
+                }
+            }
+        ])
+        let configuration = Session.Configuration(transport: transport, interceptors: [RetryPolicy(baseDelay: .zero)])
+        // When the socket is used
+        let socket = Session(configuration: configuration).webSocket("ws://chat.test/chat")
+        try await socket.send(.text("third time"))
+        var messages = socket.messages.makeAsyncIterator()
+        // Then the third upgrade opened it
+        #expect(try await messages.next() == .text("third time"))
+        #expect(calls.withLock { $0 } == 3)
+        #expect(server.connectionCount == 1)
+        await socket.close()
+
+        // And a policy that allows two attempts gives up with the second refusal
+        calls.withLock { $0 = 0 }
+        let strict = Session.Configuration(transport: transport, interceptors: [RetryPolicy(maximumAttempts: 2, baseDelay: .zero)])
+        let error = await #expect(throws: FerryError.self) {
+            try await Session(configuration: strict).webSocket("ws://chat.test/chat").head
+        }
+        #expect(error?.reason == .unacceptableStatus(503))
+        #expect(calls.withLock { $0 } == 2)
+    }
+
     @Test func thePingsOfTheClientAreRecorded() async throws {
         let server = echoServer()
         let socket = session([.webSocket("/chat", server)]).webSocket("ws://chat.test/chat")
