@@ -338,7 +338,8 @@ struct InMemoryWebSocketTests {
 
         // And a policy that allows two attempts gives up with the second refusal
         calls.withLock { $0 = 0 }
-        let strict = Session.Configuration(transport: transport, interceptors: [RetryPolicy(maximumAttempts: 2, baseDelay: .zero)])
+        let strict = Session.Configuration(
+            transport: transport, interceptors: [RetryPolicy(maximumAttempts: 2, baseDelay: .zero)])
         let error = await #expect(throws: FerryError.self) {
             try await Session(configuration: strict).webSocket("ws://chat.test/chat").head
         }
