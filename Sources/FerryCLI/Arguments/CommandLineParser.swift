@@ -194,10 +194,8 @@ enum CommandLineParser {
             (options.downloads, "-d/--download"), (options.output != nil, "-o/--output"),
             (options.continues, "-c/--continue"), (options.streams, "-S/--stream"), (options.follows, "-F/--follow"),
             (options.totalTimeout != nil, "--max-time"), (options.cacheDirectory != nil, "--cache"),
-            (options.printsCurl, "--curl"), (options.showsTimeline, "--timeline"), (options.proxy != nil, "--proxy"),
-            (options.unixSocket != nil, "--unix-socket"), (options.skipsVerification, "--no-verify"),
-            (options.caCertificate != nil, "--cacert"), (options.clientCertificate != nil, "--cert"),
-            (options.clientKey != nil, "--key"),
+            (options.printsCurl, "--curl"), (options.showsTimeline, "--timeline"),
+            (options.unixSocket != nil, "--unix-socket"),
         ]
         if let (_, flag) = unsupported.first(where: { $0.0 }) {
             throw UsageError("\(flag) does not apply to ferry ws (see ferry ws --help for what does)")

@@ -46,10 +46,14 @@ enum Usage {
           -p, --print Hhb              H upgrade request, h 101 response, b messages; all on standard output
               --offline                print the upgrade request and send nothing
               --timeout SECONDS        give up when the handshake takes longer (60 by default)
+              --proxy URL, --cacert FILE, --cert FILE, --key FILE, --no-verify
+                                       as for requests: the socket goes through the proxy (an HTTP CONNECT
+                                       tunnel, or SOCKS5) and wss takes the TLS settings (in a ferry built with
+                                       the AsyncHTTPClient trait; the default build refuses what URLSession
+                                       cannot do on Linux)
 
         Not for ferry ws: body items, --raw, -j, -f, --multipart, -X, -d, -o, -c, -S, -F, --max-time, --cache,
-        --curl, --timeline, and the connection flags (--proxy, --unix-socket, --cacert, --cert, --key,
-        --no-verify): the WebSocket engine connects on its own, trusting the system's certificate authorities.
+        --curl, --timeline, and --unix-socket.
 
         Exit status:
           0   the socket closed with 1000 (or without a code), whoever closed it

@@ -45,7 +45,7 @@ struct WebSocketCommand {
         let session = Session(
             configuration: .init(
                 headers: [:], idleTimeout: plan.idleTimeout ?? .seconds(60), redirectPolicy: .never,
-                validation: .none, cookieJar: invocation.cookieJar))
+                validation: .none, transport: invocation.transport, cookieJar: invocation.cookieJar))
         let socket = session.webSocket(
             plan.url, protocols: options.webSocketProtocols, headers: plan.headers,
             options: WebSocketOptions(

@@ -71,6 +71,25 @@ struct FerryBinaryWebSocketTests {
         #expect(await server.closeCodes(count: 1) == [1000])
     }
 
+    #if AsyncHTTPClient
+    @Test("--proxy sends the socket through the proxy's tunnel", .enabled(if: ProxyServers.available))
+    func throughAProxy() async throws {
+        defer { server.shutDownInBackground() }
+        let proxy = try #require(ProxyServers.open)
+        let run = try await FerryBinary.run(
+            ["ws", "--proxy", proxy.absoluteString, url("/ws/echo")], stdin: Data("tunnelled\n".utf8))
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "tunnelled\n")
+        // The same command through a proxy nobody runs fails before any upgrade reaches the server
+        let before = server.requestCount
+        let dead = try await FerryBinary.run(
+            ["ws", "--proxy", "http://127.0.0.1:\(ProxyServers.deadPort)", url("/ws/echo")], stdin: Data("x\n".utf8))
+        #expect(dead.status != 0)
+        #expect(dead.out.isEmpty)
+        #expect(server.requestCount == before)
+    }
+    #endif
+
     @Test("http:// and the :PORT shorthand stand for ws://")
     func httpURLsAndShorthand() async throws {
         defer { server.shutDownInBackground() }

@@ -35,6 +35,16 @@ struct WebSocketCommandLineTests {
         #expect(!(try CommandLineParser.parse(["wss.example.com"]).isWebSocket), "ws alone is the subcommand")
     }
 
+    @Test func theProxyAndTLSFlagsApplyToASocket() throws {
+        let options = try CommandLineParser.parse([
+            "ws", "wss://chat.test/", "--proxy", "socks5://127.0.0.1:1080", "--cacert", "ca.pem", "--no-verify",
+        ])
+        #expect(options.isWebSocket)
+        #expect(options.proxy == "socks5://127.0.0.1:1080")
+        #expect(options.caCertificate == "ca.pem")
+        #expect(options.skipsVerification)
+    }
+
     @Test(
         "what ferry ws refuses, in a sentence that names it",
         arguments: [
@@ -44,7 +54,7 @@ struct WebSocketCommandLineTests {
             (["ws", "-X", "POST", ":1/x"], "-X/--method does not apply"),
             (["ws", ":1/x", "-d"], "-d/--download does not apply to ferry ws"),
             (["ws", ":1/x", "--max-time", "3"], "--max-time does not apply to ferry ws"),
-            (["ws", ":1/x", "--no-verify"], "--no-verify does not apply to ferry ws"),
+            (["ws", ":1/x", "--unix-socket", "/tmp/s"], "--unix-socket does not apply to ferry ws"),
             (["ws", ":1/x", "--curl"], "--curl does not apply to ferry ws"),
             (["ws", ":1/x", "--protocol", "a,b"], "--protocol takes one subprotocol name"),
             (["ws", ":1/x", "--protocol", ""], "--protocol takes one subprotocol name"),
