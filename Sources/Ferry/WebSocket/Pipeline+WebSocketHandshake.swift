@@ -74,7 +74,7 @@ extension Pipeline {
                         previousErrors: previousErrors)
                     guard
                         let delay = try await webSocketRetryDelay(
-                            after: failure, chain: prepared.interceptors, totalTimeout: request.totalTimeout,
+                            after: failure, chain: prepared.interceptors, totalTimeout: prepared.totalTimeout,
                             start: start)
                     else { throw error }
                     observers.observe(.retry(failure, delay: delay), id: id)

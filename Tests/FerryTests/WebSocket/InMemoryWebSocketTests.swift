@@ -347,6 +347,27 @@ struct InMemoryWebSocketTests {
         #expect(calls.withLock { $0 } == 2)
     }
 
+    @Test func aRetryThatWouldOutlastTheTotalTimeoutEndsTheHandshakeAtOnce() async throws {
+        // Given an endpoint that asks for two minutes before a retry, and a session with a 10 second total timeout
+        let calls = Locked(0)
+        let transport = InMemoryTransport(routes: [
+            .get("/chat") { _ in
+                calls.withLock { $0 += 1 }
+                return StubResponse(statusCode: 503, headers: ["Retry-After": "120"])
+            }
+        ])
+        let configuration = Session.Configuration(
+            totalTimeout: .seconds(10), transport: transport,
+            interceptors: [RetryPolicy(maximumDelay: .seconds(300), timeBudget: nil)])
+        // When the socket is used
+        let error = await #expect(throws: FerryError.self) {
+            try await Session(configuration: configuration).webSocket("ws://chat.test/chat").head
+        }
+        // Then it ends with the total timeout now, not after the wait (past the suite's time limit), with one upgrade
+        #expect(error?.reason == .timedOut(.total))
+        #expect(calls.withLock { $0 } == 1)
+    }
+
     @Test func thePingsOfTheClientAreRecorded() async throws {
         let server = echoServer()
         let socket = session([.webSocket("/chat", server)]).webSocket("ws://chat.test/chat")
