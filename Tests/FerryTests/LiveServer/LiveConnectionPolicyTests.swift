@@ -50,15 +50,16 @@ struct LiveConnectionPolicyTests {
     /// The engine fails a request that waited for a connection longer than its connect timeout, even while every
     /// connection is busy serving others; Ferry queues it again, so that only the request's own timeouts bound it.
     @Test func aRequestWaitingForABusyConnectionOutlivesTheConnectTimeout() async throws {
-        // Given one connection per host and a connect timeout far shorter than each response takes
+        // Given one connection per host and a connect timeout shorter than each response takes (long enough to
+        // connect on loopback under the sanitizers too)
         var configuration = AsyncHTTPClientTransport.defaultConfiguration
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
-        configuration.timeout.connect = .milliseconds(100)
+        configuration.timeout.connect = .seconds(1)
         let live = try LiveServer(makeTransport: { _ in AsyncHTTPClientTransport(configuration: configuration) })
         let session = live.session
-        // When three requests of 400 ms each run at once
+        // When three requests of 1.5 s each run at once (the last waits 3 s for the connection)
         let statuses = try await withThrowingTaskGroup(of: Int?.self) { group in
-            for _ in 0..<3 { group.addTask { await session.get("delay/0.4").response.statusCode } }
+            for _ in 0..<3 { group.addTask { await session.get("delay/1.5").response.statusCode } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         // Then each ran, one after the other, on the one connection
