@@ -20,11 +20,7 @@ final class HandshakeDeadline: Sendable {
     ///   - idle: The request's idle timeout, bounding the handshake as a whole.
     ///   - total: What is left of its total timeout.
     init(idle: Duration?, total: Duration?) {
-        if let total, idle.map({ total < $0 }) ?? true {
-            (timeout, kind) = (total, .total)
-        } else {
-            (timeout, kind) = (idle, .idle)
-        }
+        (timeout, kind) = WebSocketHandshake.timeout(idle: idle, total: total)
     }
 
     /// Whether the time ran out.

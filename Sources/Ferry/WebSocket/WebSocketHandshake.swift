@@ -27,6 +27,13 @@ package enum WebSocketHandshake {
         return string
     }
 
+    /// The time an upgrade may take as a whole: the request's idle timeout, or what is left of its total timeout when
+    /// that is shorter; and which of the two it is.
+    static func timeout(idle: Duration?, total: Duration?) -> (Duration?, FerryError.TimeoutKind) {
+        if let total, idle.map({ total < $0 }) ?? true { return (total, .total) }
+        return (idle, .idle)
+    }
+
     /// The URL a WebSocket's response reports: the request's, with `ws`/`wss` for `http`/`https` (FerryTesting's
     /// in-memory server reports the same).
     package static func webSocketURL(_ url: URL) -> URL {

@@ -59,12 +59,14 @@ struct URLSessionWebSocketTests {
         var request = Request(url: URL(string: "http://127.0.0.1/")!)
         request.idleTimeout = .seconds(10)
         request.totalTimeout = .seconds(3)
-        #expect(URLSessionTransport.handshakeTimeout(of: request) == (.seconds(3), .total))
+        #expect(
+            WebSocketHandshake.timeout(idle: request.idleTimeout, total: request.totalTimeout) == (.seconds(3), .total))
         request.totalTimeout = .seconds(30)
-        #expect(URLSessionTransport.handshakeTimeout(of: request) == (.seconds(10), .idle))
+        #expect(
+            WebSocketHandshake.timeout(idle: request.idleTimeout, total: request.totalTimeout) == (.seconds(10), .idle))
         request.totalTimeout = nil
         request.idleTimeout = nil
-        #expect(URLSessionTransport.handshakeTimeout(of: request) == (nil, .idle))
+        #expect(WebSocketHandshake.timeout(idle: request.idleTimeout, total: request.totalTimeout) == (nil, .idle))
     }
 
     #if !canImport(Darwin)

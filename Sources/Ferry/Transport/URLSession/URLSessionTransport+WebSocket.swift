@@ -43,21 +43,20 @@ extension URLSessionTransport {
         }
         let url = WebSocketHandshake.webSocketURL(request.url)
         let urlRequest = Self.upgradeRequest(for: request, url: url)
-        let made: (URLSessionWebSocketTask, URLSessionWebSocket)? = await withCheckedContinuation { continuation in
+        let made: URLSessionWebSocketTask? = await withCheckedContinuation { continuation in
             // As for a data task: made and resumed off the cooperative pool.
             taskQueue.async { [self] in
-                guard let task = makeTask({ $0.webSocketTask(with: urlRequest) }) else {
-                    return continuation.resume(returning: nil)
-                }
-                task.maximumMessageSize = options.maximumMessageSize
-                let socket = URLSessionWebSocket(task: URLSessionWebSocketTaskDriver(task: task))
-                router.register(socket, for: task.taskIdentifier)
-                task.resume()
-                continuation.resume(returning: (task, socket))
+                let task = makeTask { $0.webSocketTask(with: urlRequest) }
+                task?.maximumMessageSize = options.maximumMessageSize
+                continuation.resume(returning: task)
             }
         }
-        guard let (task, socket) = made else { throw FerryError(.sessionShutDown, request: request) }
-        let (timeout, kind) = Self.handshakeTimeout(of: request)
+        guard let task = made else { throw FerryError(.sessionShutDown, request: request) }
+        // The socket is made here, in the awaiting task, as a data task's call is, and routed before the task runs.
+        let socket = URLSessionWebSocket(task: URLSessionWebSocketTaskDriver(task: task))
+        router.register(socket, for: task.taskIdentifier)
+        taskQueue.async { task.resume() }
+        let (timeout, kind) = WebSocketHandshake.timeout(idle: request.idleTimeout, total: request.totalTimeout)
         let opening = await socket.waitForOpen(timeout: timeout)
         var head = (task.response as? HTTPURLResponse).flatMap(HTTPResponse.init)
         head?.url = url
@@ -131,11 +130,5 @@ extension URLSessionTransport {
         } catch {
             throw FerryError(error.reason, request: request)
         }
-    }
-
-    /// The time the upgrade may take: the request's idle timeout, or what is left of its total one when shorter.
-    static func handshakeTimeout(of request: Request) -> (Duration?, FerryError.TimeoutKind) {
-        if let total = request.totalTimeout, request.idleTimeout.map({ total < $0 }) ?? true { return (total, .total) }
-        return (request.idleTimeout, .idle)
     }
 }
