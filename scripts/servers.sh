@@ -26,6 +26,9 @@
 #   proxyauth    tinyproxy: HTTP with Basic credentials ferry:s3cret (pproxy compares header names with their
 #                case, so it refuses a lower-case proxy-authorization, which AsyncHTTPClient sends)
 #                                              FERRY_PROXY_AUTH_URL (default port 18086, http://ferry:s3cret@…)
+#   autobahn     Autobahn|Testsuite's fuzzing server (`wstest -m fuzzingserver`, the WebSocket conformance suite; it
+#                needs Python 2.7), judging clients and writing its reports to WORK/autobahn/reports
+#                                              FERRY_AUTOBAHN_URL (default port 18088, ws://…), FERRY_AUTOBAHN_REPORTS
 # A default port that is taken is replaced by a free ephemeral one; servers.env has the real ones.
 #
 # Environment:
@@ -40,11 +43,16 @@
 #                           imports httpbin, gunicorn, pproxy and websockets, it runs the servers itself, without a virtual environment
 #   FERRY_VENV              the virtual environment for httpbin, gunicorn, pproxy and websockets (default REPO/.venv-servers, git-ignored)
 #   FERRY_PIP_SPECS         what pip installs into it (made again when the specs change)
+#   FERRY_AUTOBAHN_HOME     where Autobahn|Testsuite and its dependencies are installed for Python 2.7 (pip --user with
+#                           this PYTHONUSERBASE; default REPO/.venv-autobahn, git-ignored)
 #
 # What `install` (and `start`) installs when missing, as root or with passwordless sudo, on Debian or Ubuntu:
 # nginx (nginx-light), curl, tinyproxy, python3 and python3-venv with apt-get; httpbin, gunicorn, pproxy and websockets with
 # pip, into FERRY_VENV,
-# never into the system Python (Debian 12's refuses: externally-managed-environment, PEP 668).
+# never into the system Python (Debian 12's refuses: externally-managed-environment, PEP 668); for Autobahn, python2.7,
+# python2.7-dev and gcc with apt-get (on Debian 12, which has no Python 2, from Debian 11 "bullseye": its source is
+# added as /etc/apt/sources.list.d/ferry-python2.sources, pinned at priority 100 so that it never upgrades anything
+# else), then pip 20.3.4 (fetched with the Python 3 environment's pip) and AUTOBAHN_SPECS into FERRY_AUTOBAHN_HOME.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,7 +68,16 @@ VENV="${FERRY_VENV:-$ROOT/.venv-servers}"
 # Versions verified together on Debian 12 / CPython 3.11 with Flask 3.1 + Werkzeug 3.1.
 PIP_SPECS="${FERRY_PIP_SPECS:-httpbin==0.10.4 gunicorn==27.0.1 pproxy==2.7.9 cryptography==50.0.2 websockets==15.0.1}"
 START_TIMEOUT="${FERRY_SERVER_START_TIMEOUT:-20}"
-SERVICES=(nginx httpbin upload proxy proxyauth websocket)
+SERVICES=(nginx httpbin upload proxy proxyauth websocket autobahn)
+# Autobahn|Testsuite 0.8.2 and the versions of its dependencies verified with it on Python 2.7.18.
+AUTOBAHN_SPECS="autobahntestsuite==0.8.2 autobahn==0.10.9 Twisted==20.3.0 txaio==2.1.0 zope.interface==5.5.2 \
+Automat==22.10.0 attrs==21.4.0 constantly==15.1.0 hyperlink==21.0.0 incremental==22.10.0 PyHamcrest==1.10.1 \
+klein==20.6.0 Werkzeug==1.0.1 Tubes==0.2.1 jinja2==2.11.3 markupsafe==1.1.1 six==1.17.0 idna==2.10 \
+pyopenssl==21.0.0 cryptography==3.3.2 cffi==1.15.1 pycparser==2.21 enum34==1.1.10 ipaddress==1.0.23 \
+service-identity==21.1.0 pyasn1==0.5.1 pyasn1-modules==0.3.0 ujson==2.0.3 wsaccel==0.6.6 unittest2==1.1.0 \
+linecache2==1.0.0 traceback2==1.4.0 typing==3.10.0.0"
+AUTOBAHN_HOME="${FERRY_AUTOBAHN_HOME:-$ROOT/.venv-autobahn}"
+
 PY_MODULES='import httpbin, gunicorn, pproxy, cryptography, websockets'
 
 log() { echo "servers.sh: $*" >&2; }
@@ -139,6 +156,68 @@ ensure_installed() {
   ensure_python_env
   # the real interpreter (not a pyenv shim), so the servers do not depend on PATH
   PY="$("$PY" -c 'import sys; print(sys.executable)')"
+  ensure_autobahn
+}
+
+# find_python2: sets PY2 to a Python 2.7 that runs: FERRY_PYTHON2, python2.7 on PATH (not a pyenv shim of another
+# version), or one of pyenv's; fails when there is none.
+find_python2() {
+  local candidate
+  for candidate in ${FERRY_PYTHON2:-} python2.7 "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/2.7*/bin/python2.7; do
+    [[ -n "$candidate" ]] || continue
+    if PY2="$("$candidate" -c 'import sys; assert sys.version_info[:2] == (2, 7); print(sys.executable)' 2>/dev/null)" \
+      && [[ -n "$PY2" ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+# ensure_autobahn: Python 2.7 (with its headers and gcc: pip builds Twisted's and wsaccel's extensions) and
+# Autobahn|Testsuite with AUTOBAHN_SPECS in AUTOBAHN_HOME, made again when the specs change.
+ensure_autobahn() {
+  local specs_file="$AUTOBAHN_HOME/ferry-pip-specs" pkgs=() include release=()
+  if find_python2 && [[ -x "$AUTOBAHN_HOME/bin/wstest" && "$(cat "$specs_file" 2>/dev/null)" == "$AUTOBAHN_SPECS" ]]; then
+    return 0
+  fi
+  include=""
+  if find_python2; then include="$("$PY2" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"; fi
+  if [[ -z "$include" || ! -f "$include/Python.h" ]]; then pkgs+=(python2.7 python2.7-dev); fi
+  if ! command -v gcc >/dev/null 2>&1; then pkgs+=(gcc); fi
+  if [[ ${#pkgs[@]} -gt 0 ]]; then
+    command -v apt-get >/dev/null 2>&1 || die "Autobahn|Testsuite needs ${pkgs[*]}, and there is no apt-get"
+    apt_update_once
+    if [[ ! "$(apt-cache policy python2.7 2>/dev/null)" =~ Candidate:\ [0-9] ]]; then
+      # Debian 12 has no Python 2; Debian 11 has 2.7.18, which runs on Debian 12's libraries.
+      [[ "$(. /etc/os-release && echo "$ID")" == debian ]] || die "python2.7 is not installable here (apt-cache policy)"
+      printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bullseye' 'Components: main' \
+        'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+        | as_root tee /etc/apt/sources.list.d/ferry-python2.sources >/dev/null
+      printf '%s\n' 'Package: *' 'Pin: release n=bullseye' 'Pin-Priority: 100' \
+        | as_root tee /etc/apt/preferences.d/ferry-python2 >/dev/null
+      log "added Debian 11 (bullseye) as an apt source pinned at priority 100, for python2.7"
+      apt_update
+      release=(-t bullseye)
+    fi
+    apt_install "${release[@]}" "${pkgs[@]}"
+    log "installed with apt-get: ${pkgs[*]}"
+    PY2=/usr/bin/python2.7
+    [[ -x "$PY2" ]] || die "no /usr/bin/python2.7 after installing ${pkgs[*]}"
+  fi
+  log "installing Autobahn|Testsuite for Python 2.7 into $AUTOBAHN_HOME"
+  rm -rf "$AUTOBAHN_HOME"
+  mkdir -p "$AUTOBAHN_HOME/wheels"
+  PIP_DISABLE_PIP_VERSION_CHECK=1 "$PY" -m pip download -q --no-deps -d "$AUTOBAHN_HOME/wheels" pip==20.3.4 \
+    setuptools==44.1.1 wheel==0.37.1 >>"$LOGS/install.log" 2>&1 || die "pip download of pip for Python 2.7 failed"
+  # shellcheck disable=SC2086 # AUTOBAHN_SPECS is a list of requirement specifiers
+  PYTHONUSERBASE="$AUTOBAHN_HOME" PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 \
+    "$PY2" "$AUTOBAHN_HOME/wheels/pip-20.3.4-py2.py3-none-any.whl/pip" install -q --user \
+    "$AUTOBAHN_HOME"/wheels/*.whl >>"$LOGS/install.log" 2>&1 \
+    && PYTHONUSERBASE="$AUTOBAHN_HOME" PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 \
+      "$PY2" -m pip install -q --user $AUTOBAHN_SPECS >>"$LOGS/install.log" 2>&1 \
+    || { tail -n 30 "$LOGS/install.log" >&2; die "pip install of Autobahn|Testsuite for Python 2.7 failed"; }
+  [[ -x "$AUTOBAHN_HOME/bin/wstest" ]] || die "no wstest in $AUTOBAHN_HOME/bin after pip install"
+  printf '%s' "$AUTOBAHN_SPECS" >"$specs_file"
 }
 
 apt_update_once() {
@@ -254,6 +333,7 @@ pid_pattern() {
     proxy) echo 'pproxy' ;;
     proxyauth) echo 'tinyproxy' ;;
     websocket) echo 'websocket-peer.py' ;;
+    autobahn) echo 'fuzzingserver' ;;
   esac
 }
 
@@ -482,6 +562,27 @@ start_websocket() { # the websockets library's server, scripts/websocket-peer.py
   wait_port websocket "$port"
 }
 
+# The fuzzing server runs every case but those that send 1,000 compressed messages of 4 KiB or more (12.x.5 to
+# 12.x.18 and 13.x.5 to 13.x.18): in a debug build of the client they take over ten minutes per client, and they run
+# the same code as the smaller compressed ones (12.x.1 to 12.x.4, 13.x.1 to 13.x.4), which stay.
+start_autobahn() {
+  local port i excluded=""
+  port="$(pick_port "${FERRY_AUTOBAHN_PORT:-18088}")"
+  for ((i = 5; i <= 18; i++)); do excluded+="\"12.*.$i\", \"13.*.$i\", "; done
+  mkdir -p "$WORK/autobahn"
+  rm -rf "$WORK/autobahn/reports"
+  printf '{"url": "ws://127.0.0.1:%s", "outdir": "%s", "cases": ["*"], "exclude-cases": [%s], "exclude-agent-cases": {}}\n' \
+    "$port" "$WORK/autobahn/reports" "${excluded%, }" >"$WORK/autobahn/fuzzingserver.json"
+  rm -f "$WORK/autobahn.pid"
+  : >"$LOGS/autobahn.log"
+  find_python2 || die "no Python 2.7 for Autobahn|Testsuite"
+  (cd "$WORK/autobahn" && PYTHONUSERBASE="$AUTOBAHN_HOME" exec setsid "$PY2" "$AUTOBAHN_HOME/bin/wstest" \
+    -m fuzzingserver -s fuzzingserver.json </dev/null >>"$LOGS/autobahn.log" 2>&1 9>&-) &
+  echo "$!" >"$WORK/autobahn.pid"
+  echo "$port" >"$STATE/autobahn.port"
+  wait_port autobahn "$port"
+}
+
 start_proxies() {
   start_proxy proxy "$(pick_port "${FERRY_PROXY_PORT:-18085}")"
   start_tinyproxy "$(pick_port "${FERRY_PROXY_AUTH_PORT:-18086}")"
@@ -701,6 +802,8 @@ write_env() {
     echo "export FERRY_PROXY_URL=http://127.0.0.1:$(port_of proxy)"
     echo "export FERRY_PROXY_AUTH_URL=http://ferry:s3cret@127.0.0.1:$(port_of proxyauth)"
     echo "export FERRY_WEBSOCKETS_URL=ws://127.0.0.1:$(port_of websocket)"
+    echo "export FERRY_AUTOBAHN_URL=ws://127.0.0.1:$(port_of autobahn)"
+    echo "export FERRY_AUTOBAHN_REPORTS=$WORK/autobahn/reports"
   } >"$ENV_FILE.tmp"
   mv -f "$ENV_FILE.tmp" "$ENV_FILE"
   cat "$ENV_FILE"
@@ -727,8 +830,9 @@ do_start() {
     start_nginx
     start_proxies
     start_websocket
+    start_autobahn
     trap - EXIT
-    log "started nginx, httpbin, the upload sink, the proxies and the WebSocket peer (logs: $LOGS)"
+    log "started nginx, httpbin, the upload sink, the proxies, the WebSocket peer and Autobahn (logs: $LOGS)"
   fi
   write_env
 }

@@ -50,12 +50,15 @@ enum WebSocketEngine {
         // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole, or what is
         // left of its total timeout when that is shorter; cancelling the awaiting task closes its channel.
         let deadline = HandshakeDeadline(idle: request.idleTimeout, total: request.totalTimeout)
-        // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it.
+        // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it. The
+        // offer's `client_max_window_bits=15` lets the server choose a smaller window for what Ferry compresses
+        // (RFC 7692 §7.1.2.2): without it a server that wants one must decline compression (Autobahn 13.3 to 13.6).
         let extensionBuilders: [any WebSocketExtensionBuilder] =
             options.offersCompression
             ? [
-                WebSocketExtensionFactory.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageSize)
-                    .build()
+                WebSocketExtensionFactory.perMessageDeflate(
+                    clientMaxWindow: 15, maxDecompressedFrameSize: options.maximumMessageSize
+                ).build()
             ]
             : []
         do {
