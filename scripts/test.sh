@@ -12,7 +12,8 @@
 #   3. scripts/build-docs.sh --site: the DocC archives of Ferry and FerryTesting, warnings as errors, and the static
 #      website made from them;
 #   4. the same as 1 with every package trait on (in .build-traits): the live suites run on both transports, and the
-#      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) and WebSocket run;
+#      integration suites (OpenAPI, HTTPTypes, Logging, Tracing, Metrics, ServiceLifecycle) and WebSocket run; then,
+#      on its own, Autobahn|Testsuite's WebSocket conformance cases (AutobahnConformanceTests);
 #   5. Examples/: a Hummingbird service and an OpenAPI client using Ferry, built and tested;
 #   6. scripts/check-no-dependencies.sh: a fresh consumer package of Ferry resolves no package;
 #   7. scripts/sanitizers.sh thread: ThreadSanitizer proves it sees a race (ferry-tsan-canary), then runs
@@ -77,7 +78,8 @@ run_tests() { # run_tests [swift test args...]
   if [[ $# -gt 0 ]]; then
     swift test --skip-build "$@" 2>&1 | tee -a "$TEST_LOG"
   else
-    swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' 2>&1 | tee -a "$TEST_LOG" &&
+    swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTests\.' --skip 'AutobahnConformanceTests' 2>&1 |
+      tee -a "$TEST_LOG" &&
       swift test --skip-build "${SCRATCH[@]}" --filter 'FerryTestServerTests\.' 2>&1 | tee -a "$TEST_LOG"
   fi
 }
@@ -120,6 +122,13 @@ if [[ "${FERRY_SKIP_TRAIT:-0}" != 1 ]]; then
   swift build --build-tests --traits "$TRAITS" --scratch-path .build-traits -Xswiftc -warnings-as-errors
   SCRATCH=(--traits "$TRAITS" --scratch-path .build-traits)
   if [[ $# -gt 0 ]]; then run_tests "${SCRATCH[@]}" "$@" || fail "4/8 tests"; else run_tests || fail "4/8 tests"; fi
+  if [[ $# -eq 0 ]]; then
+    # Autobahn|Testsuite alone (about two minutes of both cores: its Python 2 server and this debug build's engine),
+    # so that it does not crowd the timing tests of the run above.
+    echo "test.sh: [${SECONDS}s] 4/8 Autobahn|Testsuite, the WebSocket conformance suite, on both transports"
+    swift test --skip-build "${SCRATCH[@]}" --filter 'AutobahnConformanceTests' 2>&1 | tee -a "$TEST_LOG" \
+      || fail "4/8 Autobahn tests"
+  fi
   # A 5-second soak per transport (scripts/soak.sh runs the full one): fails on a leaked descriptor or a hang.
   echo "test.sh: [${SECONDS}s] 4/8 soak, 5 s per transport"
   for transport in urlsession ahc; do
