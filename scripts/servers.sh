@@ -26,8 +26,9 @@
 #   proxyauth    tinyproxy: HTTP with Basic credentials ferry:s3cret (pproxy compares header names with their
 #                case, so it refuses a lower-case proxy-authorization, which AsyncHTTPClient sends)
 #                                              FERRY_PROXY_AUTH_URL (default port 18086, http://ferry:s3cret@…)
-#   autobahn     Autobahn|Testsuite's fuzzing server (`wstest -m fuzzingserver`, the WebSocket conformance suite; it
-#                needs Python 2.7), judging clients and writing its reports to WORK/autobahn/reports
+#   autobahn     Autobahn|Testsuite's fuzzing server (scripts/autobahn-server.py: the WebSocket conformance suite's
+#                server, on loopback and without its web server; Python 2.7), judging clients and writing its reports
+#                to WORK/autobahn/reports
 #                                              FERRY_AUTOBAHN_URL (default port 18088, ws://…), FERRY_AUTOBAHN_REPORTS
 # A default port that is taken is replaced by a free ephemeral one; servers.env has the real ones.
 #
@@ -333,7 +334,7 @@ pid_pattern() {
     proxy) echo 'pproxy' ;;
     proxyauth) echo 'tinyproxy' ;;
     websocket) echo 'websocket-peer.py' ;;
-    autobahn) echo 'fuzzingserver' ;;
+    autobahn) echo 'autobahn-server.py' ;;
   esac
 }
 
@@ -576,10 +577,10 @@ start_autobahn() {
   rm -f "$WORK/autobahn.pid"
   : >"$LOGS/autobahn.log"
   find_python2 || die "no Python 2.7 for Autobahn|Testsuite"
-  (cd "$WORK/autobahn" && PYTHONUSERBASE="$AUTOBAHN_HOME" exec setsid "$PY2" "$AUTOBAHN_HOME/bin/wstest" \
-    -m fuzzingserver -s fuzzingserver.json </dev/null >>"$LOGS/autobahn.log" 2>&1 9>&-) &
-  echo "$!" >"$WORK/autobahn.pid"
+  PYTHONUSERBASE="$AUTOBAHN_HOME" setsid "$PY2" "$ROOT/scripts/autobahn-server.py" "$WORK/autobahn/fuzzingserver.json" \
+    "$WORK/autobahn.pid" </dev/null >>"$LOGS/autobahn.log" 2>&1 9>&- &
   echo "$port" >"$STATE/autobahn.port"
+  for ((i = 0; i < START_TIMEOUT * 10; i++)); do [[ -s "$WORK/autobahn.pid" ]] && break; sleep 0.1; done
   wait_port autobahn "$port"
 }
 
