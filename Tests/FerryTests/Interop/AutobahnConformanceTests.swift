@@ -3,7 +3,7 @@ import Ferry
 import Foundation
 import Testing
 
-/// Autobahn|Testsuite's fuzzing server (`wstest -m fuzzingserver`, started by `scripts/servers.sh`): the WebSocket
+/// Autobahn|Testsuite's fuzzing server (`scripts/autobahn-server.py`, started by `scripts/servers.sh`): the WebSocket
 /// conformance suite, over 500 cases of framing, fragmentation, control frames, UTF-8, close codes, limits and
 /// `permessage-deflate`. The client under test echoes every message of each case back; the server judges what it saw
 /// and writes a report per case.
