@@ -182,7 +182,7 @@ ensure_autobahn() {
     return 0
   fi
   include=""
-  if find_python2; then include="$("$PY2" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"; fi
+  if find_python2; then include="$("$PY2" -c 'import sysconfig; print(sysconfig.get_config_var("INCLUDEPY"))')"; fi
   if [[ -z "$include" || ! -f "$include/Python.h" ]]; then pkgs+=(python2.7 python2.7-dev); fi
   if ! command -v gcc >/dev/null 2>&1; then pkgs+=(gcc); fi
   if [[ ${#pkgs[@]} -gt 0 ]]; then
