@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's single test command:  scripts/test.sh [--fast] [swift test args, e.g. --filter Foo]
-# About 20 minutes on two cores (most of it the trait build and the two sanitizer builds); `--fast` (or FERRY_FAST=1)
+# About 30 minutes on two cores from a fresh clone (most of it the trait build and the two sanitizer builds); `--fast` (or FERRY_FAST=1)
 # runs the lint and step 1 without the fuzz smoke: every suite of the default build on URLSession, servers included.
 # Installs what it needs when missing (nginx, curl, python3 and python3-venv with apt-get, as root or with
 # passwordless sudo; httpbin and gunicorn with pip into the virtual environment .venv-servers/: scripts/servers.sh).
