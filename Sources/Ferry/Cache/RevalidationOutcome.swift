@@ -10,7 +10,7 @@ enum RevalidationOutcome: Sendable, Hashable {
     /// A full response (or an error that nothing excuses): forward it; store it in place of the old one if
     /// ``Storability`` allows.
     case useResponse
-    /// A 304 that does not validate the stored response (a different validator): it cannot answer the request,
+    /// A 304 that names another representation (a validator that does not match): it cannot answer the request,
     /// so the request is sent again without the cache's validators.
     case repeatUnconditionally
     /// The origin could not be reached and nothing may stand in: the request fails with the transport's error.
@@ -36,8 +36,14 @@ enum RevalidationOutcome: Sendable, Hashable {
             stored, requestDirectives: requestDirectives, mode: mode, now: now)
         guard let response else { return usableOnError ? .useStoredOnError : .fail }
         if response.statusCode == 304 {
-            // §4.3.4: the 304 must select this stored response to be used for it.
-            guard NotModifiedUpdate.selection(for: response, among: [stored]) == [0] else {
+            // A 304 answers the conditions made from this stored response's validators, so it validates this
+            // response (§4.3.3) unless it names another representation: a validator of its own that §4.3.4's
+            // selection does not match to this one. One without any validator (servers omit `ETag` from 304s despite
+            // RFC 9110 §15.4.5) is taken as this response's, as browsers' caches take it; §4.3.4's rule for that
+            // case, which selects only a stored response without validators, is for choosing among several.
+            if NotModifiedUpdate.hasValidator(response.headers),
+                NotModifiedUpdate.selection(for: response, among: [stored]) != [0]
+            {
                 return .repeatUnconditionally
             }
             return .useStored(

@@ -32,6 +32,26 @@ struct CacheRevalidationOutcomeTests {
         #expect(Self.decide(F.response(304, ["ETag": #""2""#]), at: 200) == .repeatUnconditionally)
     }
 
+    /// The 304 answers the cache's own conditions, made from this response's validators: without a validator of its
+    /// own it names no other representation (cache-tests.fyi's `cc-resp-no-cache-revalidate` and others; a second,
+    /// unconditional request was sent before).
+    @Test func a304WithoutAValidatorValidatesTheStoredResponse() {
+        let notModified = F.response(304, ["Cache-Control": "max-age=300", "Date": F.httpDate(200)])
+        let expected = NotModifiedUpdate.freshen(
+            Self.stored, with: notModified, requestTime: F.at(199), responseTime: F.at(200))
+        #expect(Self.decide(notModified, at: 200) == .useStored(expected))
+        #expect(expected.response.headers["ETag"] == #""1""#)
+    }
+
+    @Test func a304WithAnotherLastModifiedIsRepeatedWithoutConditions() {
+        let stored = F.stored(["Cache-Control": "max-age=100", "Last-Modified": F.httpDate(-100)])
+        let notModified = F.response(304, ["Last-Modified": F.httpDate(-50)])
+        let outcome = RevalidationOutcome.decide(
+            response: notModified, revalidating: stored, request: F.request([:]), mode: .private,
+            requestTime: F.at(199), now: F.at(200))
+        #expect(outcome == .repeatUnconditionally)
+    }
+
     @Test(arguments: [200, 404, 501])
     func aFullResponseIsUsed(status: Int) {
         #expect(Self.decide(F.response(status), at: 150) == .useResponse)

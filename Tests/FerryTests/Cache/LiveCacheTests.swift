@@ -419,6 +419,36 @@ struct LiveCacheTests {
             "sent again without validators, and the new version stored in place of the old")
     }
 
+    /// A server that leaves `ETag` out of its 304 (cache-tests.fyi's `cc-resp-no-cache-revalidate`): the 304 answers
+    /// the conditions made from the stored response, which is served; nothing is sent twice.
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func a304WithoutAValidatorRevalidatesTheStoredResponse(
+        transport: CacheTransport, store: CacheStoreKind
+    ) async throws {
+        let seen = Locked([String?]())
+        let live = try CachedLive(transport, store)
+        live.server.setRoute("/bare-304") { request in
+            let number = seen.withLock { seen in
+                seen.append(request.header("If-None-Match"))
+                return seen.count
+            }
+            let headers = [(name: "Cache-Control", value: "no-cache")]
+            switch number {
+            case 1: return TestResponse(headers: headers + [("ETag", "\"v1\"")], body: .text("stored"))
+            case 2: return TestResponse(status: 304, headers: headers)
+            default: return TestResponse(headers: headers + [("ETag", "\"v2\"")], body: .text("sent again"))
+            }
+        }
+
+        _ = await live.session.get("bare-304").response
+        let second = await live.session.get("bare-304").response
+
+        #expect(second.text == "stored")
+        #expect(second.statusCode == 200)
+        #expect(second.metrics.cacheStatus == .revalidated)
+        #expect(seen.withLock { $0 } == [nil, "\"v1\""], "one conditional request, not repeated")
+    }
+
     @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
