@@ -35,14 +35,14 @@ struct ResponseAge: Sendable, Hashable {
         currentAge = correctedInitialAge + residentTime
     }
 
-    /// The `Age` header's value (`age_value`, §5.1): delta-seconds; `0` when absent or invalid. When several are
-    /// present (it is a singleton field, so a sender erred), the largest valid one counts: an older age is the safe
-    /// side.
+    /// The `Age` header's value (`age_value`, §5.1): delta-seconds; `0` when absent or invalid. When it is a list
+    /// (it is a singleton field, so a sender erred: `Age: 0, 7200`, or two lines), the first member counts and the
+    /// others are discarded, as §5.1 says a cache should.
     /// - Parameter headers: The response's header fields.
     /// - Returns: The seconds.
     static func ageValue(of headers: HTTPHeaders) -> TimeInterval {
-        let seconds = headers.listElements(for: "Age").compactMap { CacheControl.deltaSeconds($0) }
-        return TimeInterval(seconds.max() ?? 0)
+        guard let first = headers.listElements(for: "Age").first else { return 0 }
+        return TimeInterval(CacheControl.deltaSeconds(first) ?? 0)
     }
 
     /// The `Age` header to send with a response served from the cache (§5.1): whole seconds, rounded down, at most

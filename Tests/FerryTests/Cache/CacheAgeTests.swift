@@ -67,7 +67,7 @@ struct CacheAgeTests {
     }
 
     @Test(arguments: [
-        ("10", 10.0), (" 10 ", 10), ("abc", 0), ("-5", 0), ("1.5", 0), ("", 0), ("3, 9", 9),
+        ("10", 10.0), (" 10 ", 10), ("abc", 0), ("-5", 0), ("1.5", 0), ("", 0), ("3, 9", 3), ("9, 3", 9), ("abc, 9", 0),
         ("99999999999999999999", 2_147_483_648),
     ])
     func ageHeaderValue(value: String, expected: TimeInterval) {
@@ -78,9 +78,13 @@ struct CacheAgeTests {
         #expect(ResponseAge.ageValue(of: [:]) == 0)
     }
 
-    @Test func repeatedAgeFieldsTakeTheLargest() {
+    /// §5.1: the first member of a list-based `Age` (cache-tests.fyi's `age-parse-prefix-twoline` and
+    /// `age-parse-suffix-twoline`).
+    @Test func repeatedAgeFieldsTakeTheFirst() {
         let headers: HTTPHeaders = [HTTPHeader(name: "Age", value: "4"), HTTPHeader(name: "age", value: "40")]
-        #expect(ResponseAge.ageValue(of: headers) == 40)
+        #expect(ResponseAge.ageValue(of: headers) == 4)
+        let reversed: HTTPHeaders = [HTTPHeader(name: "Age", value: "40"), HTTPHeader(name: "age", value: "4")]
+        #expect(ResponseAge.ageValue(of: reversed) == 40)
     }
 
     @Test func theAgeSentIsCappedAt2To31() {
