@@ -42,6 +42,8 @@ struct CacheFreshnessTests {
 
     @Test(arguments: [
         "Sun, 06 Nov 1994 09:49:37 GMT", "Sunday, 06-Nov-94 09:49:37 GMT", "Sun Nov  6 09:49:37 1994",
+        // Names in any case (RFC 9111 §4.2; cache-tests.fyi's `freshness-expires-wrong-case-*`).
+        "SUN, 06 NOV 1994 09:49:37 gmt", "sunday, 06-nov-94 09:49:37 Gmt", "sun nov  6 09:49:37 1994",
     ])
     func expiresInEveryDateForm(expires: String) {
         // t0 is 08:49:37; each form says an hour later.
@@ -53,7 +55,12 @@ struct CacheFreshnessTests {
         #expect(Self.lifetime(["Expires": F.httpDate(3600)], responseTime: 100, date: nil).seconds == 3500)
     }
 
-    @Test(arguments: ["0", "-1", "never", "", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 CET"])
+    /// The last five are cache-tests.fyi's `freshness-expires-invalid-*`: near misses of the grammar.
+    @Test(arguments: [
+        "0", "-1", "never", "", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 CET",
+        "Sun 06 Nov 1994 09:49:37 GMT", "Sun, 06  Nov  1994 09:49:37 GMT", "Sun, 06 Nov 1994 9:49:37 GMT",
+        "Sun, 06-Nov-1994 09:49:37 GMT", "Sun, 06 Nov 1994 09.49.37 GMT",
+    ])
     func anInvalidExpiresIsAlreadyExpired(expires: String) {
         #expect(
             Self.lifetime(["Expires": expires, "Last-Modified": F.httpDate(-864_000)])
