@@ -8,6 +8,12 @@ enum ConditionalRequest {
         "If-Match", "If-None-Match", "If-Modified-Since", "If-Unmodified-Since", "If-Range",
     ]
 
+    /// Whether a request carries a precondition of its own (``preconditionFields``).
+    /// - Parameter requestHeaders: The request's header fields.
+    static func hasPreconditions(_ requestHeaders: HTTPHeaders) -> Bool {
+        preconditionFields.contains(where: requestHeaders.contains)
+    }
+
     /// The header fields to send to revalidate `stored`: the request's own, plus
     /// - `If-None-Match` with the stored `ETag`, strong or weak (§4.3.1: weak comparison applies to it);
     /// - `If-Modified-Since` with the stored `Last-Modified`, when it is a valid HTTP-date, sent as received.
@@ -21,7 +27,7 @@ enum ConditionalRequest {
     ///   - stored: The stored response to revalidate.
     /// - Returns: The header fields of the conditional request.
     static func headers(for requestHeaders: HTTPHeaders, revalidating stored: StoredResponse) -> HTTPHeaders {
-        guard !preconditionFields.contains(where: requestHeaders.contains) else { return requestHeaders }
+        guard !hasPreconditions(requestHeaders) else { return requestHeaders }
         var headers = requestHeaders
         let storedHeaders = stored.response.headers
         if let etag = EntityTag(headers: storedHeaders) {

@@ -36,15 +36,17 @@ enum RevalidationOutcome: Sendable, Hashable {
             stored, requestDirectives: requestDirectives, mode: mode, now: now)
         guard let response else { return usableOnError ? .useStoredOnError : .fail }
         if response.statusCode == 304 {
-            // A 304 answers the conditions made from this stored response's validators, so it validates this
+            // A 304 to the cache's own conditions, made from this stored response's validators, validates this
             // response (§4.3.3) unless it names another representation: a validator of its own that §4.3.4's
             // selection does not match to this one. One without any validator (servers omit `ETag` from 304s despite
             // RFC 9110 §15.4.5) is taken as this response's, as browsers' caches take it; §4.3.4's rule for that
             // case, which selects only a stored response without validators, is for choosing among several.
-            if NotModifiedUpdate.hasValidator(response.headers),
-                NotModifiedUpdate.selection(for: response, among: [stored]) != [0]
-            {
-                return .repeatUnconditionally
+            // A 304 to the client's own conditions speaks for what the client holds: it validates the stored
+            // response only when §4.3.4 selects it, and otherwise is the client's answer.
+            let ownConditions = ConditionalRequest.hasPreconditions(request.headers)
+            let selected = NotModifiedUpdate.selection(for: response, among: [stored]) == [0]
+            guard selected || (!ownConditions && !NotModifiedUpdate.hasValidator(response.headers)) else {
+                return ownConditions ? .useResponse : .repeatUnconditionally
             }
             return .useStored(
                 NotModifiedUpdate.freshen(stored, with: response, requestTime: requestTime, responseTime: now))

@@ -110,6 +110,9 @@ extension Pipeline {
         func entry(_ stored: StoredResponse) -> CachedResponse? { entries.first { $0.stored == stored } }
         switch decision {
         case .fresh(let stored, let age):
+            if let notModified = ReceivedValidation.notModified(for: request, stored: stored, age: age) {
+                return .answer(Self.bodiless(notModified), .hit)
+            }
             guard let entry = entry(stored) else { return .send }
             guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
@@ -119,6 +122,9 @@ extension Pipeline {
         case .stale(let stored, let age, let revalidateInBackground):
             guard let entry = entry(stored) else { return .send }
             if revalidateInBackground { self.revalidateInBackground(request, in: cache) }
+            if let notModified = ReceivedValidation.notModified(for: request, stored: stored, age: age) {
+                return .answer(Self.bodiless(notModified), .staleHit)
+            }
             guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
                 await cache.remove(entry, for: request)
                 return .send
@@ -129,7 +135,7 @@ extension Pipeline {
             return .revalidate(entry)
         case .gatewayTimeout:
             let head = HTTPResponse(statusCode: 504, headers: ["Content-Length": "0"], url: request.url)
-            return .answer(Answer(response: TransportResponse(head: head, body: .empty), bodyLength: 0), .unsatisfiable)
+            return .answer(Self.bodiless(head), .unsatisfiable)
         case .miss:
             return .send
         }
@@ -165,6 +171,11 @@ extension Pipeline {
             now: now)
         {
         case .useStored(let freshened):
+            // The client's own condition, judged against the freshened response (§4.3.2).
+            if let notModified = ReceivedValidation.notModified(for: request, stored: freshened, age: nil) {
+                await cache.replace(entry, with: freshened, for: request)
+                return (Self.bodiless(notModified), .revalidated, false)
+            }
             // A stored body that can no longer be read: dropped, and the request sent again without validators.
             guard let answer = Self.answer(entry, head: freshened.response, age: nil, streaming: streaming) else {
                 await cache.remove(entry, for: request)
@@ -220,6 +231,11 @@ extension Pipeline {
         }
         exchange.cacheWrite = CacheWrite(
             cache: cache, request: request, requestTime: requestTime, responseTime: cache.now())
+    }
+
+    /// A head the cache makes (a `304` to the request's own condition, a `504`) as an answer without a body.
+    private static func bodiless(_ head: HTTPResponse) -> Answer {
+        Answer(response: TransportResponse(head: head, body: .empty), bodyLength: 0)
     }
 
     /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a

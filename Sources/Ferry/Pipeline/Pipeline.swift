@@ -133,6 +133,9 @@ final class Pipeline: Sendable {
                 request = try await adapt(base, chain: chain, controls: controls, exchange: exchange)
                 exchange.request = request
             }
+            // The request as the client asked it, without the cache's validators: its own conditions are judged
+            // apart from the cache's (RFC 9111 §4.3.2).
+            let asked = request
             if let revalidating {
                 request.headers = ConditionalRequest.headers(
                     for: request.headers, revalidating: revalidating.entry.stored)
@@ -146,7 +149,7 @@ final class Pipeline: Sendable {
                 let error = failure(error, signal: controls.signal)
                 if let cache, let requestTime, let revalidating, error.reason != .cancelled,
                     let stale = await servedOnError(
-                        revalidating, for: request, in: cache, requestTime: requestTime, prepared: prepared,
+                        revalidating, for: asked, in: cache, requestTime: requestTime, prepared: prepared,
                         validation: validation, exchange: exchange, file: file, id: controls.id)
                 {
                     return stale
@@ -161,7 +164,7 @@ final class Pipeline: Sendable {
             if let cache, let requestTime {
                 if let entry = revalidating,
                     await concludeRevalidation(
-                        entry, answer: &answer, for: request, in: cache, requestTime: requestTime, exchange: exchange,
+                        entry, answer: &answer, for: asked, in: cache, requestTime: requestTime, exchange: exchange,
                         streaming: file != nil)
                 {
                     // Sent again without validators, as the same attempt: its first hop starts the URLs over.

@@ -449,6 +449,44 @@ struct LiveCacheTests {
         #expect(seen.withLock { $0 } == [nil, "\"v1\""], "one conditional request, not repeated")
     }
 
+    /// The client's own `If-None-Match`, answered by a fresh stored response (§4.3.2), then its own
+    /// `If-Modified-Since` on a stale one, whose revalidation carries the client's condition and whose 304 is the
+    /// client's answer (cache-tests.fyi's `conditional-etag-strong-respond` and `conditional-lm-stale`).
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func theClientsOwnConditionsAreAnsweredWithA304(transport: CacheTransport, store: CacheStoreKind) async throws {
+        let seen = Locked([[String?]]())
+        let lastModified = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let live = try CachedLive(transport, store)
+        live.server.setRoute("/own-conditions") { request in
+            seen.withLock { $0.append([request.header("If-None-Match"), request.header("If-Modified-Since")]) }
+            let maxAge = request.query("stale") == nil ? "max-age=600" : "max-age=0"
+            let headers = [(name: "Cache-Control", value: maxAge), ("ETag", "\"v1\""), ("Last-Modified", lastModified)]
+            return request.header("If-Modified-Since") == lastModified
+                ? TestResponse(status: 304, headers: [])
+                : TestResponse(headers: headers, body: .text("stored"))
+        }
+
+        _ = await live.session.get("own-conditions").response
+        let hit = await live.session.get("own-conditions", headers: ["If-None-Match": "W/\"v0\", \"v1\""]).response
+        let miss = await live.session.get("own-conditions", headers: ["If-None-Match": "\"v0\""]).response
+
+        #expect(hit.statusCode == 304)
+        #expect(hit.response?.headers["ETag"] == "\"v1\"")
+        #expect(hit.data?.isEmpty != false)
+        #expect(hit.metrics.cacheStatus == .hit)
+        #expect(miss.statusCode == 200, "a condition that does not hold gets the stored response")
+        #expect(miss.text == "stored")
+        #expect(seen.withLock { $0.count } == 1, "both answered from the cache")
+
+        _ = await live.session.get("own-conditions?stale=1").response
+        let stale = await live.session.get(
+            "own-conditions?stale=1", headers: ["If-Modified-Since": lastModified]
+        ).response
+
+        #expect(stale.statusCode == 304)
+        #expect(seen.withLock { $0.last } == [nil, lastModified], "the client's condition went, not the cache's")
+    }
+
     @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
