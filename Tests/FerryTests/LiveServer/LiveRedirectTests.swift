@@ -53,4 +53,28 @@ struct LiveRedirectTests {
         let response = await live.session.get("redirect-missing-location").unvalidated().response
         #expect(response.statusCode == 302, "\(String(describing: response.error))")
     }
+
+    /// FoundationNetworking keeps a 301–308's body aside for the redirect and drops it when there is no `Location`:
+    /// on URLSession the body fails loudly instead of reading as empty; AsyncHTTPClient reads it.
+    @Test(arguments: TransportKind.allCases) func theBodyOfARedirectWithoutLocationIsReadOrFailsLoudly(
+        transport: TransportKind
+    ) async throws {
+        let live = try LiveServer(transport: transport)
+        live.server.setRoute("/moved-nowhere") { _ in TestResponse(status: 301, body: .text("moved, but where?")) }
+        let response = await live.session.get("moved-nowhere").unvalidated().response
+        #expect(response.statusCode == 301)
+        switch transport {
+        case .urlSession:
+            guard case .unsupportedSetting(let setting, let remedy) = response.error?.reason else {
+                Issue.record("a lost body must fail, not read as empty: \(String(describing: response.result))")
+                return
+            }
+            #expect(setting.contains("301 response without a Location field"))
+            #expect(remedy.contains("AsyncHTTPClientTransport"))
+        #if AsyncHTTPClient
+        case .asyncHTTPClient:
+            #expect(response.text == "moved, but where?")
+        #endif
+        }
+    }
 }

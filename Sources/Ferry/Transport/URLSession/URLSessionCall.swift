@@ -99,7 +99,7 @@ final class URLSessionCall: Sendable {
             // response`: a 3xx without `Location`, and a 401 whose challenge Ferry declined (a cancellation).
             let answered = error == nil || challenged.load(ordering: .relaxed)
             if answered, let http = task.response as? HTTPURLResponse, let head = HTTPResponse(http) {
-                buffer.finish(nil)
+                buffer.finish(Self.lostBody(of: head, method: task.originalRequest?.httpMethod))
                 continuation.resume(returning: head)
             } else {
                 let failure =
@@ -109,6 +109,24 @@ final class URLSessionCall: Sendable {
                 continuation.resume(throwing: failure)
             }
         }
+    }
+
+    /// FoundationNetworking keeps the body of a 301 to 308 aside for a redirect and, when there is no `Location` to
+    /// follow, never hands it over: the head arrives, the body does not. When the head says there was one, the body
+    /// fails loudly rather than reading as empty (cache-tests.fyi's `status-30x-*` found it).
+    static func lostBody(of head: HTTPResponse, method: String?) -> FerryError? {
+        guard (301...308).contains(head.statusCode), head.statusCode != 304, method != "HEAD",
+            !head.headers.contains("Location")
+        else { return nil }
+        let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingOWS) } ?? 0
+        let chunked = head.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true
+        guard length > 0 || chunked else { return nil }
+        return FerryError(
+            .unsupportedSetting(
+                setting:
+                    "the body of a \(head.statusCode) response without a Location field, which FoundationNetworking drops",
+                remedy: "read it with AsyncHTTPClientTransport"),
+            response: head)
     }
 
     func recordSent(_ total: Int64, expected: Int64, bodyCount: Int64?) {
