@@ -56,6 +56,27 @@ extension ConformanceTests {
             #expect(try await live.session.get("identity").serializingString() == "TEST\n")
         }
 
+        /// A coding neither transport knows (cache-tests.fyi's `headers-store-Content-Encoding` sends one): never an
+        /// empty body that reads as success. libcurl refuses it; AsyncHTTPClient hands over the bytes as sent, with
+        /// the field that says they are coded.
+        @Test(arguments: TransportKind.allCases)
+        func anUnknownCodingIsRefusedOrHandedOverAsSent(transport: TransportKind) async throws {
+            let live = try LiveServer(transport: transport)
+            live.server.setRoute("/unknown-coding") { _ in
+                .text("still coded").adding(header: "Content-Encoding", value: "x-unheard-of")
+            }
+            let response = await live.session.get("unknown-coding").response
+            switch transport {
+            case .urlSession:
+                #expect(response.error?.reason == .transport(.invalidResponse))
+            #if AsyncHTTPClient
+            case .asyncHTTPClient:
+                #expect(response.data.map { String(decoding: $0, as: UTF8.self) } == "still coded")
+                #expect(response.response?.headers["Content-Encoding"] == "x-unheard-of")
+            #endif
+            }
+        }
+
         @Test(arguments: TransportKind.allCases)
         func aMegabyteEchoesByteForByte(transport: TransportKind) async throws {
             // Given: 1 MiB in which every byte value occurs, sent to a route that answers the body it got.
