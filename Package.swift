@@ -115,6 +115,9 @@ let package = Package(
         .executableTarget(name: "ferry", dependencies: ["FerryCLI"]),
         // A bounded soak against the in-process test server (not part of the test run; scripts/soak.sh).
         .executableTarget(name: "ferry-soak", dependencies: ["Ferry", "FerryTestServer", "FerryLocking"]),
+        // A caching reverse proxy made of a Ferry session, for HTTP cache test suites written for proxies
+        // (scripts/cache-tests.sh). Not a product.
+        .executableTarget(name: "ferry-cache-gateway", dependencies: ["Ferry", "FerryTestServer", "FerryLocking"]),
         // Two threads racing (or not) on a counter, to prove that a ThreadSanitizer build sees races through Ferry's
         // lock seam (`Locked`); scripts/sanitizers.sh runs it. Not a product.
         .executableTarget(name: "ferry-tsan-canary", dependencies: ["FerryLocking"]),

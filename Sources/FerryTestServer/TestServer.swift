@@ -29,10 +29,14 @@ public final class TestServer: Sendable {
     ///   - host: `127.0.0.1` (default), another `127.x.y.z`, `localhost` or `::1`; nothing else is accepted.
     ///   - port: the port, `0` for a free one chosen by the system.
     ///   - routes: custom handlers by exact path (no query), consulted before the built-in endpoints.
+    ///   - fallback: the handler of every request no custom route takes, in place of the built-in endpoints (a
+    ///     gateway's); `nil`, the default, keeps the built-in endpoints.
     /// - Throws: ``TestServerError`` when the host is not loopback, the port is invalid, or a socket call fails.
-    public init(host: String = "127.0.0.1", port: Int = 0, routes: [String: Handler] = [:]) throws(TestServerError) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, routes: [String: Handler] = [:], fallback: Handler? = nil
+    ) throws(TestServerError) {
         guard let address = LoopbackAddress(host) else { throw .nonLoopbackHost(host) }
-        core = try ServerCore(address: address, port: port, routes: routes)
+        core = try ServerCore(address: address, port: port, routes: routes, fallback: fallback)
     }
 
     deinit {

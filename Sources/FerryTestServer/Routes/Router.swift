@@ -12,7 +12,8 @@ struct Route {
     let respond: (TestRequest) -> TestResponse
 }
 
-/// Chooses the handler for a request: the server's own routes first (exact path), then the built-in endpoints.
+/// Chooses the handler for a request: the server's own routes first (exact path), then its fallback or the built-in
+/// endpoints.
 enum Router {
     /// Every built-in endpoint, in matching order.
     static let builtIns: [BuiltInRoute] =
@@ -29,6 +30,7 @@ enum Router {
         if let handler = core.handler(for: request.path) {
             return Route(bodyHandling: .buffer, respond: handler)
         }
+        if let fallback = core.fallback { return Route(bodyHandling: .buffer, respond: fallback) }
         for builtIn in builtIns {
             guard let parameters = builtIn.pattern.match(request.path) else { continue }
             let baseURL = core.baseURL

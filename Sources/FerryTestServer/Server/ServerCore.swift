@@ -23,7 +23,9 @@ final class ServerCore: Sendable {
     private let state: Locked<ServerState>
     private let threads = DispatchGroup()
 
-    init(address: LoopbackAddress, port: Int, routes: [String: TestServer.Handler]) throws(TestServerError) {
+    init(
+        address: LoopbackAddress, port: Int, routes: [String: TestServer.Handler], fallback: TestServer.Handler?
+    ) throws(TestServerError) {
         guard (0...65_535).contains(port) else { throw .invalidPort(port) }
         let listening: (fd: Int32, port: Int)
         do {
@@ -41,6 +43,7 @@ final class ServerCore: Sendable {
         _ = fcntl(listening.fd, F_SETFL, fcntl(listening.fd, F_GETFL) | O_NONBLOCK)
 
         self.address = address
+        self.fallback = fallback
         self.port = listening.port
         self.listenFD = listening.fd
         self.wakeFD = pipeFDs[0]
@@ -61,6 +64,9 @@ final class ServerCore: Sendable {
     let closeCodes = CloseCodeLog()
     /// How many WebSocket pings clients sent.
     let pingCount = Locked(0)
+
+    /// What answers a request no custom route takes, in place of the built-in endpoints; `nil` for those.
+    let fallback: TestServer.Handler?
 
     func handler(for path: String) -> TestServer.Handler? {
         state.withLock { $0.routes[path] }
