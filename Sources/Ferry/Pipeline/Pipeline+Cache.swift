@@ -114,22 +114,14 @@ extension Pipeline {
                 return .answer(Self.bodiless(notModified), .hit)
             }
             guard let entry = entry(stored) else { return .send }
-            guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
-                await cache.remove(entry, for: request)
-                return .send
-            }
-            return .answer(answer, .hit)
+            return await serve(entry, as: .hit, for: request, in: cache, age: age, streaming: streaming)
         case .stale(let stored, let age, let revalidateInBackground):
             guard let entry = entry(stored) else { return .send }
             if revalidateInBackground { self.revalidateInBackground(request, in: cache) }
             if let notModified = ReceivedValidation.notModified(for: request, stored: stored, age: age) {
                 return .answer(Self.bodiless(notModified), .staleHit)
             }
-            guard let answer = Self.answer(entry, head: stored.response, age: age, streaming: streaming) else {
-                await cache.remove(entry, for: request)
-                return .send
-            }
-            return .answer(answer, .staleHit)
+            return await serve(entry, as: .staleHit, for: request, in: cache, age: age, streaming: streaming)
         case .revalidate(let stored, _, _):
             guard let entry = entry(stored) else { return .send }
             return .revalidate(entry)
@@ -176,13 +168,19 @@ extension Pipeline {
                 await cache.replace(entry, with: freshened, for: request)
                 return (Self.bodiless(notModified), .revalidated, false)
             }
-            // A stored body that can no longer be read: dropped, and the request sent again without validators.
-            guard let answer = Self.answer(entry, head: freshened.response, age: nil, streaming: streaming) else {
+            switch Self.answer(entry, head: freshened.response, for: request, streaming: streaming) {
+            case .answer(let answer):
+                await cache.replace(entry, with: freshened, for: request)
+                return (answer, .revalidated, false)
+            case .toServer:
+                // The range the stored response cannot answer: asked again, without the cache's validators.
+                await cache.replace(entry, with: freshened, for: request)
+                return (nil, .miss, head != nil)
+            case .unreadable:
+                // A stored body that can no longer be read: dropped, and the request sent again without validators.
                 await cache.remove(entry, for: request)
                 return (nil, .miss, head != nil)
             }
-            await cache.replace(entry, with: freshened, for: request)
-            return (answer, .revalidated, false)
         case .useStoredOnError:
             let age = entry.stored.age(now: now).headerValue
             guard let answer = Self.answer(entry, head: entry.response, age: age, streaming: streaming) else {
@@ -236,6 +234,60 @@ extension Pipeline {
     /// A head the cache makes (a `304` to the request's own condition, a `504`) as an answer without a body.
     private static func bodiless(_ head: HTTPResponse) -> Answer {
         Answer(response: TransportResponse(head: head, body: .empty), bodyLength: 0)
+    }
+
+    /// A stored response as the answer to `request`, or the request sent when the server must answer it; a stored
+    /// body that can no longer be read (its file is gone, truncated or corrupt) is dropped.
+    private func serve(
+        _ entry: CachedResponse, as status: CacheStatus, for request: Request, in cache: HTTPCache, age: String?,
+        streaming: Bool
+    ) async -> CacheStep {
+        var head = entry.stored.response
+        if let age { head.headers.update(name: "Age", value: age) }
+        switch Self.answer(entry, head: head, for: request, streaming: streaming) {
+        case .answer(let answer):
+            return .answer(answer, status)
+        case .toServer:
+            return .send
+        case .unreadable:
+            await cache.remove(entry, for: request)
+            return .send
+        }
+    }
+
+    /// What a stored response makes of a request.
+    enum StoredAnswer {
+        /// The stored response answers: whole, or the range the request asks for.
+        case answer(Answer)
+        /// The server must answer the request's range.
+        case toServer
+        /// The stored body can no longer be read.
+        case unreadable
+    }
+
+    /// A stored response, with `head` (aged or freshened), as the answer to `request`: whole, or the one range of
+    /// its body the request asks for (``StoredRange``).
+    static func answer(
+        _ entry: CachedResponse, head: HTTPResponse, for request: Request, streaming: Bool
+    ) -> StoredAnswer {
+        let length = entry.body.byteCount
+        switch StoredRange.decide(request, stored: head, length: length) {
+        case .whole:
+            return answer(entry, head: head, age: nil, streaming: streaming).map { .answer($0) } ?? .unreadable
+        case .send:
+            return .toServer
+        case .part(let part):
+            // A download's range goes to the server: a part is cut from a body held in memory, and a download's
+            // body is streamed from the store's file.
+            guard !streaming else { return .toServer }
+            guard let body = entry.body.load(), body.count == length else { return .unreadable }
+            let slice = Data(body[(body.startIndex + part.lowerBound)...(body.startIndex + part.upperBound)])
+            let partHead = StoredRange.head(of: head, part: part, length: length)
+            return .answer(
+                Answer(
+                    response: TransportResponse(head: partHead, body: .chunks([slice])), bodyLength: Int64(slice.count))
+            )
+        }
     }
 
     /// A stored response as an answer: its head (with `Age` when given) and its body, read into memory (a

@@ -487,6 +487,34 @@ struct LiveCacheTests {
         #expect(seen.withLock { $0.last } == [nil, lastModified], "the client's condition went, not the cache's")
     }
 
+    /// A range of a fresh stored response is cut from it (cache-tests.fyi's `partial-store-complete-reuse-partial`);
+    /// a range it cannot answer, and a download's, go to the server.
+    @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases)
+    func aRangeOfAStoredResponseIsAnsweredFromIt(transport: CacheTransport, store: CacheStoreKind) async throws {
+        let ranges = Locked([String?]())
+        let live = try CachedLive(transport, store)
+        live.server.setRoute("/digits") { request in
+            ranges.withLock { $0.append(request.header("Range")) }
+            guard request.header("Range") == nil else {
+                return TestResponse(status: 416, headers: [("Content-Range", "bytes */10")])
+            }
+            return TestResponse(headers: [("Cache-Control", "max-age=600")], body: .text("0123456789"))
+        }
+
+        _ = await live.session.get("digits").response
+        let part = await live.session.get("digits", headers: ["Range": "bytes=2-4"]).response
+        let suffix = await live.session.get("digits", headers: ["Range": "bytes=-3"]).response
+        let beyond = await live.session.get("digits", headers: ["Range": "bytes=10-"]).unvalidated().response
+
+        #expect(part.statusCode == 206)
+        #expect(part.text == "234")
+        #expect(part.response?.headers["Content-Range"] == "bytes 2-4/10")
+        #expect(part.metrics.cacheStatus == .hit)
+        #expect(suffix.text == "789")
+        #expect(beyond.statusCode == 416, "the server answers a range the stored body cannot satisfy")
+        #expect(ranges.withLock { $0 } == [nil, "bytes=10-"])
+    }
+
     @Test(arguments: CacheTransport.allCases, CacheStoreKind.allCases) func ageGrowsWithTheClockUntilMaxAgeEnds(
         transport: CacheTransport, store: CacheStoreKind
     ) async throws {
