@@ -1,8 +1,10 @@
-// libFuzzer target: the HTTP cache's parsers (CacheControl, CacheKey, VaryKey, DiskCacheRecord).
+// libFuzzer target: the HTTP cache's parsers (CacheControl, CacheKey, VaryKey, DiskCacheRecord, HTTPDate, the
+// client's If-None-Match, Range).
 // Properties: parsing `Cache-Control` is total, its names come out non-empty, lowercased and trimmed, its
 // delta-seconds within 0...2^31; the text fast path of the cache key agrees with URLComponents wherever it answers;
 // a Vary line called normal is its own normal form; a disk record is total to decode (whatever its payload, behind a
-// valid checksum), and what decodes encodes and decodes back to the same record.
+// valid checksum), and what decodes encodes and decodes back to the same record; an HTTP-date that parses is one of
+// the three forms' lengths; an If-None-Match list's tags are never empty; a Range names offsets inside the body.
 import Foundation
 
 @testable import Ferry
@@ -11,13 +13,16 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
-    let which = input.byte() % 4
+    let which = input.byte() % 7
     let rest = input.rest()
     let text = String(decoding: rest, as: UTF8.self)
     switch which {
     case 0: checkCacheControl(text)
     case 1: checkCacheKey(text)
     case 2: checkVary(text)
+    case 4: checkHTTPDate(text)
+    case 5: checkIfNoneMatch(text)
+    case 6: checkRange(text)
     default: checkRecord(rest)
     }
     return 0
@@ -80,5 +85,29 @@ private func checkRecord(_ payload: [UInt8]) {
         })
     {
         fuzzFailure("a record changed through encoding: \(record) → \(again)")
+    }
+}
+
+private func checkHTTPDate(_ text: String) {
+    guard HTTPDate.parse(text) != nil else { return }
+    // IMF-fixdate and asctime have fixed lengths; RFC 850's day name is 6 to 9 letters (or 3, tolerated).
+    let length = text.trimmingOWS.utf8.count
+    if ![24, 27, 29, 30, 31, 32, 33].contains(length) {
+        fuzzFailure("\(text.debugDescription) parsed as an HTTP-date of \(length) bytes")
+    }
+}
+
+private func checkIfNoneMatch(_ value: String) {
+    for case .tag(let tag) in ReceivedValidation.entityTags(in: value) where tag.opaqueTag.isEmpty {
+        fuzzFailure("an empty entity tag from \(value.debugDescription)")
+    }
+}
+
+private func checkRange(_ value: String) {
+    for length in [1, 10, 1_000] {
+        guard let offsets = StoredRange.offsets(of: value, length: length) else { continue }
+        if offsets.lowerBound < 0 || offsets.upperBound >= length {
+            fuzzFailure("\(value.debugDescription) names \(offsets) of \(length) bytes")
+        }
     }
 }
