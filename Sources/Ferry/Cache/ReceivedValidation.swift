@@ -26,13 +26,14 @@ enum ReceivedValidation {
         let storedHeaders = stored.response.headers
         guard stored.response.statusCode == 200 else { return nil }
         if let ifNoneMatch = conditions.values(for: "If-None-Match").nonEmpty {
-            let tags = ifNoneMatch.flatMap(entityTags(in:))
-            guard
-                tags.contains(.any)
-                    || EntityTag(headers: storedHeaders).map({ stored in
-                        tags.contains { if case .tag(let tag) = $0 { tag.matchesWeakly(stored) } else { false } }
-                    }) == true
-            else { return nil }
+            let storedTag = EntityTag(headers: storedHeaders)
+            let unchanged = ifNoneMatch.flatMap(entityTags(in:)).contains { element in
+                switch element {
+                case .any: true
+                case .tag(let tag): storedTag.map(tag.matchesWeakly) ?? false
+                }
+            }
+            guard unchanged else { return nil }
         } else if let since = conditions["If-Modified-Since"].flatMap(HTTPDate.parse) {
             let modified = storedHeaders["Last-Modified"].flatMap(HTTPDate.parse) ?? stored.dateValue
             guard modified <= since else { return nil }
