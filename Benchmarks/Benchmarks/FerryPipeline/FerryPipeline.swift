@@ -36,8 +36,8 @@ let benchmarks: @Sendable () -> Void = {
             : [.mallocCountTotal: allocationSlack]
     )
 
-    let session = PipelineScenario.makeSession()
     for scenario in PipelineScenario.allCases {
+        let session = scenario.makeSession()
         Benchmark(scenario.name) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try await scenario.run(on: session))

@@ -21,7 +21,7 @@ else {
 let done = DispatchSemaphore(value: 0)
 Task.detached {
     do {
-        let session = PipelineScenario.makeSession()
+        let session = scenario.makeSession()
         var total = 0
         // The same warm-up for every count, so that one-time costs (first use of a type, caches) cancel out.
         for _ in 0..<20 { total &+= try await scenario.run(on: session) }

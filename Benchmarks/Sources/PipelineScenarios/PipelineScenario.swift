@@ -11,6 +11,8 @@ public enum PipelineScenario: String, CaseIterable, Sendable {
     case getData = "get-data"
     case getDecodable = "get-decodable"
     case postJSON = "post-json"
+    /// `GET` of a fresh response in an in-memory ``HTTPCache``: a hit, the transport never asked.
+    case getCached = "get-cached"
     case referenceDecoder = "reference-decoder"
     case referenceEncoder = "reference-encoder"
 
@@ -21,24 +23,30 @@ public enum PipelineScenario: String, CaseIterable, Sendable {
         case .getData: "GET-serializingData"
         case .getDecodable: "GET-serializingDecodable"
         case .postJSON: "POST-json-serializingData"
+        case .getCached: "GET-memory-cache-hit"
         case .referenceDecoder: "reference-JSONDecoder-alone"
         case .referenceEncoder: "reference-JSONEncoder-alone"
         }
     }
 
     /// A session on an in-memory transport that answers at once (no child task: the count is the pipeline's):
-    /// `GET` answers the small JSON document, `POST` answers 201.
-    public static func makeSession() -> Session {
-        Session(
-            transport: InMemoryTransport(responding: { request in
-                request.method == .post ? createdResponse : itemsResponse
-            }))
+    /// `GET` answers the small JSON document, `POST` answers 201. ``getCached`` gets a session with an in-memory
+    /// cache, whose document is fresh for an hour: after the first request, every one is a hit.
+    public func makeSession() -> Session {
+        guard self == .getCached else {
+            return Session(
+                transport: InMemoryTransport(responding: { request in
+                    request.method == .post ? createdResponse : itemsResponse
+                }))
+        }
+        return Session(
+            configuration: .init(transport: InMemoryTransport(responding: { _ in cacheableResponse }), cache: HTTPCache()))
     }
 
     /// Runs the scenario once; returns a byte or field count so that nothing can be optimized away.
     public func run(on session: Session) async throws -> Int {
         switch self {
-        case .getData:
+        case .getData, .getCached:
             return try await session.get(url).serializingData().count
         case .getDecodable:
             return try await session.get(url).serializingDecodable(Small.self).tags.count
@@ -58,6 +66,8 @@ let smallJSON = Data(
 let created = Data(#"{"id":2}"#.utf8)
 /// The stubs are made once: the handler hands them out, so the count is Ferry's, not the stub's construction.
 let itemsResponse = StubResponse(headers: ["Content-Type": "application/json"], body: smallJSON)
+let cacheableResponse = StubResponse(
+    headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"], body: smallJSON)
 let createdResponse = StubResponse(statusCode: 201, headers: ["Content-Type": "application/json"], body: created)
 let url = URL(string: "http://ferry.invalid/items")!
 let newItem = NewItem(name: "Ferry", price: 1.5, tags: ["a", "b"])
