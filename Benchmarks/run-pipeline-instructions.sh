@@ -9,6 +9,7 @@
 # Set PIPELINE_ANNOTATE=1 to also print callgrind_annotate's top functions (inclusive) of the longer run, and
 # PIPELINE_ALLOCATIONS=1 to also count heap allocations per request the same way (valgrind's memcheck, "total heap
 # usage", the difference between the two runs).
+# PIPELINE_SCENARIOS (space-separated) runs only those scenarios.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 REQUESTS="${1:-1000}"
