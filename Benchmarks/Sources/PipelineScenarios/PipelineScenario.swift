@@ -39,8 +39,8 @@ public enum PipelineScenario: String, CaseIterable, Sendable {
                     request.method == .post ? createdResponse : itemsResponse
                 }))
         }
-        return Session(
-            configuration: .init(transport: InMemoryTransport(responding: { _ in cacheableResponse }), cache: HTTPCache()))
+        let transport = InMemoryTransport(responding: { _ in cacheableResponse })
+        return Session(configuration: .init(transport: transport, cache: HTTPCache()))
     }
 
     /// Runs the scenario once; returns a byte or field count so that nothing can be optimized away.
