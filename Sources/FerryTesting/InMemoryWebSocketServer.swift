@@ -178,8 +178,8 @@ public final class InMemoryWebSocketServer: Sendable {
             }, run: run)
     }
 
-    /// The client's side of a socket, as Ferry's engine runs it: a message is taken from the server only when the
-    /// consumer wants one; a requested close is sent to the server; the inbox learns how the socket ended.
+    /// The client's side of a socket, as Ferry's engine runs it: the consumer takes a message from the server only
+    /// when it wants one; a requested close is sent to the server; the inbox learns how the socket ended.
     private func runClient(
         _ id: Int, request: Request, head: HTTPResponse, options: WebSocketOptions, inbox: WebSocketInbox
     ) async {
@@ -193,29 +193,34 @@ public final class InMemoryWebSocketServer: Sendable {
                 // The server answers with the same code and reason.
                 return frame
             }
-            reading: while await inbox.readerWaits() {
-                switch await clientTakes(id) {
-                case .frame(.message(let message)):
-                    if message.byteCount > options.maximumMessageSize {
-                        clientCloses(id, WebSocketClose(code: .messageTooBig))
-                        outcome = .failure(
-                            FerryError(.webSocketClosed(.messageTooBig), request: request, response: head))
-                        closeFrame = WebSocketClose(code: .messageTooBig)
-                        break reading
+            inbox.attach(
+                WebSocketReader { [self] in
+                    switch await clientTakes(id) {
+                    case .frame(.message(let message)):
+                        guard message.byteCount <= options.maximumMessageSize else {
+                            clientCloses(id, WebSocketClose(code: .messageTooBig))
+                            throw ReadingEnded(
+                                outcome: .failure(
+                                    FerryError(.webSocketClosed(.messageTooBig), request: request, response: head)),
+                                closeFrame: WebSocketClose(code: .messageTooBig))
+                        }
+                        return message
+                    case .frame(.close(let close)):
+                        let answer: WebSocketCloseCode =
+                            close.code.map(Self.maySend) == false ? .protocolError : .normalClosure
+                        clientCloses(id, WebSocketClose(code: answer))
+                        throw ReadingEnded(outcome: nil, closeFrame: close)
+                    case .ended(.clientClosed):
+                        return nil
+                    case .ended(.dropped):
+                        throw ReadingEnded(
+                            outcome: .failure(FerryError(.transport(.connectionLost), request: request, response: head)),
+                            closeFrame: nil)
                     }
-                    inbox.deliver(message)
-                case .frame(.close(let close)):
-                    let answer: WebSocketCloseCode =
-                        close.code.map(Self.maySend) == false ? .protocolError : .normalClosure
-                    clientCloses(id, WebSocketClose(code: answer))
-                    closeFrame = close
-                    break reading
-                case .ended(.clientClosed):
-                    break reading
-                case .ended(.dropped):
-                    outcome = .failure(FerryError(.transport(.connectionLost), request: request, response: head))
-                    break reading
-                }
+                })
+            if let ended = await inbox.readingEnds() as? ReadingEnded {
+                if let ending = ended.outcome { outcome = ending }
+                closeFrame = ended.closeFrame
             }
             inbox.readerStopped()
             for await sent in group where closeFrame == nil {
@@ -224,6 +229,12 @@ public final class InMemoryWebSocketServer: Sendable {
         }
         self.end(id, .dropped)
         inbox.finish(outcome, closeFrame: closeFrame)
+    }
+
+    /// How the client's reading ended, when the server's side ended it: what the consumer gets, and the close frame.
+    private struct ReadingEnded: Error {
+        var outcome: Result<WebSocketMessage?, FerryError>?
+        var closeFrame: WebSocketClose?
     }
 
     /// Whether a peer may send `code` in a close frame (RFC 6455 §7.4).

@@ -234,8 +234,9 @@ enum WebSocketEngine {
 
     // MARK: The socket's task
 
-    /// Runs the socket: swift-websocket's handler reads frames only when the consumer wants a message, a second
-    /// child sends a requested close; when it ends, the inbox learns how.
+    /// Runs the socket: the consumer reads messages through swift-websocket's handler, in its own task, when it
+    /// wants one; a child sends a requested close; when reading is over, the handler's close handshake goes on,
+    /// and then the inbox learns how the socket ended.
     private static func runSocket(
         _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, options: WebSocketOptions,
         extensions: [any WebSocketExtension], inbox: WebSocketInbox, request: Request, head: HTTPResponse,
@@ -264,20 +265,11 @@ enum WebSocketEngine {
                             WebSocketErrorCode(codeNumber: Int(close.code.rawValue)),
                             reason: close.reason.isEmpty ? nil : close.reason)
                     }
-                    var messages = inbound.messages(maxSize: limit).makeAsyncIterator()
-                    do {
-                        while await inbox.readerWaits() {
-                            guard let message = try await messages.next() else { break }
-                            switch message {
-                            case .text(let text): inbox.deliver(.text(text))
-                            case .binary(let buffer): inbox.deliver(.binary(Data(buffer.readableBytesView)))
-                            }
-                        }
-                    } catch {
-                        inbox.readerStopped()
-                        throw error
-                    }
+                    inbox.attach(MessageIterator(inbound.messages(maxSize: limit).makeAsyncIterator()).reader)
+                    // The library's close handshake reads the socket again once this closure returns.
+                    let failure = await inbox.readingEnds()
                     inbox.readerStopped()
+                    if let failure { throw failure }
                     try await group.waitForAll()
                 }
             }
@@ -301,6 +293,29 @@ enum WebSocketEngine {
             }
         }
         inbox.finish(end, closeFrame: closeFrame)
+    }
+
+    /// swift-websocket's message iterator, which the consumer's task reads through the inbox: one read at a time,
+    /// and none once ``WebSocketInbox/readingEnds()`` has returned (the inbox's state machine keeps to both), so the
+    /// iterator is never used by two tasks at once.
+    private final class MessageIterator: @unchecked Sendable {
+        private var iterator: WebSocketInboundMessageStream.AsyncIterator
+
+        init(_ iterator: WebSocketInboundMessageStream.AsyncIterator) {
+            self.iterator = iterator
+        }
+
+        var reader: WebSocketReader {
+            WebSocketReader { try await self.next() }
+        }
+
+        private func next() async throws -> WebSocketMessage? {
+            switch try await iterator.next() {
+            case .text(let text): .text(text)
+            case .binary(let buffer): .binary(Data(buffer.readableBytesView))
+            case nil: nil
+            }
+        }
     }
 
     /// The close code inside swift-websocket's internal `close(code)` error, which it throws when it closed the

@@ -1,22 +1,31 @@
-/// The lock-held rules between a WebSocket's parties: the consumer that awaits the next message, the reader
-/// that pulls frames from the socket only when the consumer asks (back-pressure: one message in hand at most), the
-/// closer that sends a close frame when one is requested (by ``WebSocketTask/close(code:reason:)``, by the
-/// cancellation of the consumer's task, or by the last copy of the task going away), and the pingers that await
-/// their pongs (``WebSocketTask/ping(_:)``).
+/// The lock-held rules between a WebSocket's parties: the consumer that awaits the next message and reads it from
+/// the socket itself, with the engine's reader, only when it asks (back-pressure: no message is read ahead); the
+/// engine's socket task, which waits until reading is over before the close handshake reads on; the closer that
+/// sends a close frame when one is requested (by ``WebSocketTask/close(code:reason:)``, by the cancellation of the
+/// consumer's task, or by the last copy of the task going away); and the pingers that await their pongs
+/// (``WebSocketTask/ping(_:)``).
+///
+/// The consumer reads in its own task: no task of the socket's wakes for each message (a reader task handing each
+/// message on cost 18 µs of CPU and 1.4 context switches a round trip, Benchmarks/README, "The consumer reads the
+/// socket itself"). One read at a time, and none once ``readingEnds(_:)`` has let the socket's task go on:
+/// swift-websocket's close handshake then reads the same socket.
 ///
 /// Every method returns what to resume; ``WebSocketInbox`` resumes it after the lock is released. The waiting
 /// parties are generic (continuations in ``WebSocketInbox``, plain numbers in the tests), so that the rules are
 /// tested without tasks or sockets.
-struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
+struct WebSocketInboxStateMachine<Consumer, Reader, ReadingEnd, Closer, Pinger> {
     /// What the consumer gets: a message, the end (`nil`), or the error that ended the socket.
     typealias Delivery = WebSocketDelivery
     /// A close the closer is to send.
     typealias CloseRequest = WebSocketCloseRequest
+    /// What the consumer is resumed with.
+    typealias Turn = WebSocketConsumerTurn<Reader>
 
     /// What to resume once the lock is released, and with what.
     struct Action {
-        var consumer: (Consumer, Delivery)?
-        var reader: (Reader, Bool)?
+        var consumer: (Consumer, Turn)?
+        /// The socket's task, with the error of the read that ended the messages, if one did.
+        var readingEnd: (ReadingEnd, (any Error)?)?
         var closer: (Closer, CloseRequest?)?
         var pingers: [(Pinger, Result<Void, FerryError>)] = []
 
@@ -40,16 +49,26 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
     }
 
     private var consumer: Consumer?
+    /// The engine's reader, once the socket is open.
     private var reader: Reader?
+    /// Whether the consumer is reading a message.
+    private var isConsumerReading = false
+    /// Whether a read ended the messages (the socket's inbound ended, or the read failed).
+    private var isReadingOver = false
+    /// The error of the read that ended the messages.
+    private var readFailure: (any Error)?
+    /// The socket's task, waiting until reading is over.
+    private var readingEnd: ReadingEnd?
     private var closer: Closer?
     /// A requested close the closer has not taken yet.
     private var pendingClose: CloseRequest?
     /// Whether a close was requested (taken or not).
     private(set) var isClosing = false
-    /// Whether the reader is to stop pulling messages: a close was requested (unless it keeps reading), the
-    /// consumer was cancelled, or ``stopReading()`` was called.
+    /// Whether no more messages are to be read: a close was requested (unless it keeps reading), the consumer was
+    /// cancelled, or ``stopReading()`` was called.
     private var isReadingStopped = false
-    /// Whether the reader stopped: a requested close found afterwards is for the engine to send.
+    /// Whether the socket's task stopped reading for good: a requested close found afterwards is for the engine to
+    /// send.
     private var hasReaderStopped = false
     /// How the socket ended, once it did.
     private(set) var end: Delivery?
@@ -60,16 +79,63 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
     private var pings: [Ping] = []
     private var nextPingID = 0
 
-    /// The consumer asks for the next message.
+    /// Whether no more messages will be read.
+    private var readsNoMore: Bool { isReadingStopped || isReadingOver || end != nil }
+
+    /// The consumer asks for the next message: it reads it with the reader, or gets the end; `nil` when it must
+    /// wait (``consumerWaits(_:)``) for the socket to open or end.
+    mutating func consumerAsks() -> Turn? {
+        if let end { return .deliver(end) }
+        precondition(
+            consumer == nil && !isConsumerReading, "A WebSocketTask's messages are read by one iterator at a time")
+        guard let reader, !readsNoMore else { return nil }
+        isConsumerReading = true
+        return .read(reader)
+    }
+
+    /// The consumer waits for its turn: resumed at once when it has one already.
     mutating func consumerWaits(_ continuation: Consumer) -> Action {
-        if let end { return Action(consumer: (continuation, end)) }
-        precondition(consumer == nil, "A WebSocketTask's messages are read by one iterator at a time")
+        if let turn = consumerAsks() { return Action(consumer: (continuation, turn)) }
         consumer = continuation
-        if let reader, !isReadingStopped {
-            self.reader = nil
-            return Action(reader: (reader, true))
-        }
         return .none
+    }
+
+    /// The socket opened: its reader reads messages for the consumer from now on.
+    mutating func attach(_ reader: Reader) -> Action {
+        self.reader = reader
+        guard let consumer, !readsNoMore else { return .none }
+        self.consumer = nil
+        isConsumerReading = true
+        return Action(consumer: (consumer, .read(reader)))
+    }
+
+    /// The consumer's read is over: a message (which it returns), or the end of the messages (`nil`, or the
+    /// read's error), after which it waits for the socket's end.
+    mutating func readFinished(_ result: Result<WebSocketMessage?, any Error>) -> Action {
+        isConsumerReading = false
+        switch result {
+        case .success(.some):
+            break
+        case .success(nil):
+            isReadingOver = true
+        case .failure(let error):
+            isReadingOver = true
+            readFailure = error
+        }
+        return releaseReadingEnd()
+    }
+
+    /// The socket's task waits until reading is over: resumed at once when it is.
+    mutating func readingEnds(_ continuation: ReadingEnd) -> Action {
+        readingEnd = continuation
+        return releaseReadingEnd()
+    }
+
+    /// Lets the socket's task go on once no message is to be read and none is being read.
+    private mutating func releaseReadingEnd() -> Action {
+        guard let readingEnd, readsNoMore, !isConsumerReading else { return .none }
+        self.readingEnd = nil
+        return Action(readingEnd: (readingEnd, readFailure))
     }
 
     /// The consumer's task was cancelled: it gets a cancellation error at once and the socket closes with 1001.
@@ -77,40 +143,23 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
         var action = Action()
         if let consumer {
             self.consumer = nil
-            action.consumer = (consumer, .failure(FerryError(.cancelled)))
+            action.consumer = (consumer, .deliver(.failure(FerryError(.cancelled))))
         }
         let close = requestClose(CloseRequest(code: .goingAway, reason: ""))
         // No one is left to read for, even when a close was already under way.
         let stop = stopReading()
-        action.reader = close.reader ?? stop.reader
+        action.readingEnd = close.readingEnd ?? stop.readingEnd
         action.closer = close.closer
         return action
     }
 
-    /// Stops the reader, waiting or not: no more messages are pulled (the close handshake then reads past them).
+    /// Reads no more messages: a read under way still ends, then the close handshake reads past what follows.
     mutating func stopReading() -> Action {
         isReadingStopped = true
-        guard let reader else { return .none }
-        self.reader = nil
-        return Action(reader: (reader, false))
+        return releaseReadingEnd()
     }
 
-    /// The reader waits until a message is wanted: resumed with `true` to read one, `false` to stop.
-    mutating func readerWaits(_ continuation: Reader) -> Action {
-        if isReadingStopped || end != nil { return Action(reader: (continuation, false)) }
-        if consumer != nil { return Action(reader: (continuation, true)) }
-        reader = continuation
-        return .none
-    }
-
-    /// The reader has a message (or `nil` at the end of the inbound frames).
-    mutating func deliver(_ message: WebSocketMessage) -> Action {
-        guard let consumer else { return .none }
-        self.consumer = nil
-        return Action(consumer: (consumer, .success(message)))
-    }
-
-    /// The reader stopped, for any reason: a closer still waiting has nothing to send.
+    /// The socket's task stopped reading, for any reason: a closer still waiting has nothing to send.
     mutating func readerStopped() -> Action {
         hasReaderStopped = true
         guard let closer else { return .none }
@@ -132,7 +181,7 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
     /// A close is wanted: the first request wins.
     /// - Parameters:
     ///   - request: The close to send.
-    ///   - keepsReading: Whether the reader goes on pulling messages for the consumer until the peer's close frame
+    ///   - keepsReading: Whether the consumer goes on reading messages until the peer's close frame
     ///     ends them (RFC 6455 §1.4: what the peer sent before its close frame still arrives); otherwise it stops.
     mutating func requestClose(_ request: CloseRequest, keepsReading: Bool = false) -> Action {
         guard !isClosing, end == nil else { return .none }
@@ -231,11 +280,11 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
         pings = []
         if let consumer {
             self.consumer = nil
-            action.consumer = (consumer, end)
+            action.consumer = (consumer, .deliver(end))
         }
-        if let reader {
-            self.reader = nil
-            action.reader = (reader, false)
+        if let readingEnd {
+            self.readingEnd = nil
+            action.readingEnd = (readingEnd, readFailure)
         }
         if let closer {
             self.closer = nil
@@ -245,6 +294,16 @@ struct WebSocketInboxStateMachine<Consumer, Reader, Closer, Pinger> {
         return action
     }
 }
+
+/// What a WebSocket's consumer is resumed with: what to return, or the reader to read the next message with.
+enum WebSocketConsumerTurn<Reader> {
+    /// A message, the end, or the error that ended the socket.
+    case deliver(WebSocketDelivery)
+    /// Read the next message with this reader, in the consumer's task.
+    case read(Reader)
+}
+
+extension WebSocketConsumerTurn: Sendable where Reader: Sendable {}
 
 /// What a WebSocket's consumer gets: a message, the end (`nil`), or the error that ended the socket.
 package typealias WebSocketDelivery = Result<WebSocketMessage?, FerryError>

@@ -1,47 +1,80 @@
-/// The meeting point of a WebSocket's consumer, reader and closer (see ``WebSocketInboxStateMachine``): the state
-/// behind a lock, because cancellation handlers and `deinit` reach it synchronously, and every continuation resumed
-/// after the lock is released.
+/// The meeting point of a WebSocket's consumer, socket task and closer (see ``WebSocketInboxStateMachine``): the
+/// state behind a lock, because cancellation handlers and `deinit` reach it synchronously, and every continuation
+/// resumed after the lock is released.
 package final class WebSocketInbox: Sendable {
     private typealias Machine = WebSocketInboxStateMachine<
-        CheckedContinuation<WebSocketDelivery, Never>, CheckedContinuation<Bool, Never>,
-        CheckedContinuation<WebSocketCloseRequest?, Never>, CheckedContinuation<Result<Void, FerryError>, Never>
+        CheckedContinuation<WebSocketConsumerTurn<WebSocketReader>, Never>, WebSocketReader,
+        CheckedContinuation<(any Error)?, Never>, CheckedContinuation<WebSocketCloseRequest?, Never>,
+        CheckedContinuation<Result<Void, FerryError>, Never>
     >
 
     private let state = Locked(Machine())
 
-    /// The next message, `nil` at the end; waits until the reader has one.
+    /// The next message, `nil` at the end: read from the socket in the calling task when the socket is open, else
+    /// awaited until it opens or ends.
     /// - Throws: ``FerryError``: the error that ended the socket, or ``FerryError/Reason/cancelled`` when the
     ///   awaiting task is cancelled (the socket then closes with 1001).
     func next() async throws(FerryError) -> WebSocketMessage? {
-        if Task.isCancelled {
-            apply(state.withLock { $0.consumerCancelled() })
-            throw FerryError(.cancelled)
+        while true {
+            if Task.isCancelled {
+                apply(state.withLock { $0.consumerCancelled() })
+                throw FerryError(.cancelled)
+            }
+            switch await turn() {
+            case .deliver(let delivery):
+                // A cancellation that came before the consumer waited found no one to fail, only a socket to close.
+                if case .success(nil) = delivery, Task.isCancelled { throw FerryError(.cancelled) }
+                return try delivery.get()
+            case .read(let reader):
+                let result = await read(with: reader)
+                apply(state.withLock { $0.readFinished(result) })
+                if case .success(let message?) = result { return message }
+                // The read ended the messages: the socket's end follows, once the socket's task has closed it.
+            }
         }
-        let delivery = await withTaskCancellationHandler {
+    }
+
+    /// The consumer's turn: at once when the socket is open (no continuation on a message's way), else once it opens
+    /// or ends.
+    private func turn() async -> WebSocketConsumerTurn<WebSocketReader> {
+        if let turn = state.withLock({ $0.consumerAsks() }) { return turn }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 apply(state.withLock { $0.consumerWaits(continuation) })
             }
         } onCancel: {
             apply(state.withLock { $0.consumerCancelled() })
         }
-        // A cancellation that came before the consumer waited found no one to fail, only a socket to close.
-        if case .success(nil) = delivery, Task.isCancelled { throw FerryError(.cancelled) }
-        return try delivery.get()
     }
 
-    /// Waits until a message is wanted. - Returns: `true` to read one, `false` to stop reading.
-    package func readerWaits() async -> Bool {
-        await withCheckedContinuation { continuation in
-            apply(state.withLock { $0.readerWaits(continuation) })
+    /// One read, in the consumer's task; its cancellation closes the socket with 1001, as a waiting consumer's does.
+    private func read(with reader: WebSocketReader) async -> Result<WebSocketMessage?, any Error> {
+        await withTaskCancellationHandler {
+            do {
+                return .success(try await reader.next())
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            apply(state.withLock { $0.consumerCancelled() })
         }
     }
 
-    /// Hands a message to the waiting consumer.
-    package func deliver(_ message: WebSocketMessage) {
-        apply(state.withLock { $0.deliver(message) })
+    /// The socket opened: the consumer reads its messages with `reader` from now on.
+    package func attach(_ reader: WebSocketReader) {
+        apply(state.withLock { $0.attach(reader) })
     }
 
-    /// Says that the reader stopped.
+    /// Waits until no message is to be read and none is being read: a close was requested, the consumer was
+    /// cancelled, or a read ended the messages.
+    /// - Returns: The error of the read that ended the messages, if one did.
+    package func readingEnds() async -> (any Error)? {
+        await withCheckedContinuation { continuation in
+            apply(state.withLock { $0.readingEnds(continuation) })
+        }
+    }
+
+    /// Says that the socket's task stopped reading for good.
     package func readerStopped() {
         apply(state.withLock { $0.readerStopped() })
     }
@@ -59,7 +92,7 @@ package final class WebSocketInbox: Sendable {
         apply(state.withLock { $0.requestClose(.init(code: code, reason: reason), keepsReading: keepsReading) })
     }
 
-    /// Stops the reader: no more messages are pulled for the consumer.
+    /// Reads no more messages for the consumer; a read under way still ends.
     func stopReading() {
         apply(state.withLock { $0.stopReading() })
     }
@@ -129,8 +162,26 @@ package final class WebSocketInbox: Sendable {
 
     private func apply(_ action: Machine.Action) {
         if let (continuation, value) = action.consumer { continuation.resume(returning: value) }
-        if let (continuation, value) = action.reader { continuation.resume(returning: value) }
+        if let (continuation, value) = action.readingEnd { continuation.resume(returning: value) }
         if let (continuation, value) = action.closer { continuation.resume(returning: value) }
         for (continuation, value) in action.pingers { continuation.resume(returning: value) }
+    }
+}
+
+/// Reads a socket's next message, in the consumer's task (see ``WebSocketInbox/attach(_:)``): `nil` when the
+/// socket's inbound ended; an error when the read failed, which the engine gets back from
+/// ``WebSocketInbox/readingEnds()``.
+package final class WebSocketReader: Sendable {
+    private let read: @Sendable () async throws -> WebSocketMessage?
+
+    /// Creates a reader.
+    /// - Parameter read: Reads the next message; called by one task at a time.
+    package init(_ read: @escaping @Sendable () async throws -> WebSocketMessage?) {
+        self.read = read
+    }
+
+    /// Reads the next message.
+    func next() async throws -> WebSocketMessage? {
+        try await read()
     }
 }

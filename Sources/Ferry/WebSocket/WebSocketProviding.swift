@@ -11,10 +11,10 @@ import Foundation
 package protocol WebSocketProviding: Sendable {
     /// Upgrades `request` and starts the socket.
     ///
-    /// The socket's task drives `inbox` as the engine does: ``WebSocketInbox/readerWaits()`` before reading each
-    /// message (a message is read only when the consumer wants one), ``WebSocketInbox/deliver(_:)``,
-    /// ``WebSocketInbox/closerWaits()`` for a close to send, ``WebSocketInbox/readerStopped()``, and
-    /// ``WebSocketInbox/finish(_:closeFrame:)`` when the socket ends.
+    /// The socket's task drives `inbox` as the engine does: ``WebSocketInbox/attach(_:)`` with the reader the
+    /// consumer reads each message with (in its own task, only when it wants one), ``WebSocketInbox/closerWaits()``
+    /// for a close to send, ``WebSocketInbox/readingEnds()`` before the close handshake reads on,
+    /// ``WebSocketInbox/readerStopped()``, and ``WebSocketInbox/finish(_:closeFrame:)`` when the socket ends.
     /// - Parameters:
     ///   - request: The prepared upgrade request.
     ///   - options: The size limit and the close timeout.

@@ -5,104 +5,142 @@ import Testing
 /// The inbox's rules with numbers for the waiting parties: no tasks, no sockets.
 @Suite("WebSocket inbox state machine")
 struct WebSocketInboxStateMachineTests {
-    typealias Machine = WebSocketInboxStateMachine<Int, Int, Int, Int>
+    /// Consumer, reader, the socket task's wait for the end of reading, closer and pingers, as numbers.
+    typealias Machine = WebSocketInboxStateMachine<Int, Int, Int, Int, Int>
 
-    @Test func theReaderReadsOnlyWhenTheConsumerAsks() throws {
+    struct ReadFailed: Error {}
+
+    @Test func theConsumerReadsOnlyWhenItAsks() throws {
         var machine = Machine()
-        // Given a reader alone: it parks, nothing is read without demand
-        #expect(machine.readerWaits(1).reader == nil)
-        // When the consumer asks, the reader is woken with "read"
-        let woken = machine.consumerWaits(10)
-        #expect(woken.reader?.0 == 1)
-        #expect(woken.reader?.1 == true)
-        // Then the message goes to that consumer, and only once
-        let delivered = machine.deliver(.text("a"))
-        #expect(delivered.consumer?.0 == 10)
-        #expect(try delivered.consumer?.1.get() == .text("a"))
-        #expect(machine.deliver(.text("b")).consumer == nil)
-        // And a reader coming back with no consumer waiting parks again
-        #expect(machine.readerWaits(2).reader == nil)
+        // Given an open socket and no consumer: nothing is read
+        #expect(machine.attach(100).consumer == nil)
+        // When the consumer asks, it reads with the socket's reader
+        let asked = machine.consumerWaits(10)
+        #expect(asked.consumer?.0 == 10)
+        #expect(asked.consumer?.1.reader == 100)
+        // Then the message it read is its own: nobody else is resumed, and the socket task keeps waiting
+        #expect(machine.readFinished(.success(.text("a"))).consumer == nil)
+        #expect(machine.readingEnds(50).readingEnd == nil)
+        // And the next ask reads again, without waiting
+        #expect(machine.consumerAsks()?.reader == 100)
+        _ = machine.readFinished(.success(.text("b")))
+        #expect(machine.consumerWaits(11).consumer?.1.reader == 100)
     }
 
-    @Test func aReaderArrivingAfterTheConsumerReadsAtOnce() {
+    @Test func aConsumerThatMustWaitIsToldSo() throws {
         var machine = Machine()
-        #expect(machine.consumerWaits(10).reader == nil)
-        #expect(machine.readerWaits(1).reader?.1 == true)
+        // Before the socket opens, the consumer must wait; after the end, it gets the end at once
+        #expect(machine.consumerAsks() == nil)
+        _ = machine.finish(.success(nil), closeFrame: nil)
+        #expect(try machine.consumerAsks()?.delivery?.get() == nil)
+        #expect(machine.consumerAsks()?.delivery != nil)
     }
 
-    @Test func aCloseStopsTheReaderAndReachesTheCloser() {
+    @Test func aConsumerThatAskedBeforeTheSocketOpenedReadsOnceItDoes() {
         var machine = Machine()
-        _ = machine.readerWaits(1)
+        #expect(machine.consumerWaits(10).consumer == nil)
+        let opened = machine.attach(100)
+        #expect(opened.consumer?.0 == 10)
+        #expect(opened.consumer?.1.reader == 100)
+    }
+
+    @Test func aCloseLetsTheSocketTaskGoOnAndReachesTheCloser() {
+        var machine = Machine()
+        _ = machine.attach(100)
+        #expect(machine.readingEnds(50).readingEnd == nil)
         #expect(machine.closerWaits(7).closer == nil)
         let close = machine.requestClose(.init(code: .normalClosure, reason: "bye"))
-        #expect(close.reader?.1 == false)
+        #expect(close.readingEnd?.0 == 50)
+        #expect(close.readingEnd?.1 == nil)
         #expect(close.closer?.0 == 7)
         #expect(close.closer?.1 == .init(code: .normalClosure, reason: "bye"))
         // A second request changes nothing: the first wins
         let again = machine.requestClose(.init(code: .goingAway, reason: ""))
-        #expect(again.closer == nil && again.reader == nil)
-        // A reader after the close is told to stop
-        #expect(machine.readerWaits(2).reader?.1 == false)
+        #expect(again.closer == nil && again.readingEnd == nil)
+        // A consumer after the close reads nothing: it waits for the end
+        #expect(machine.consumerWaits(10).consumer == nil)
     }
 
-    @Test func aDrainingCloseKeepsTheReaderGoingForTheConsumerUntilStopped() throws {
+    @Test func aCloseWaitsForTheReadUnderWay() throws {
         var machine = Machine()
-        // Given a reader waiting for the consumer, which is busy with the last message
-        #expect(machine.readerWaits(1).reader == nil)
-        // When a close that keeps reading is requested, the reader is not told to stop
+        _ = machine.attach(100)
+        _ = machine.consumerWaits(10)
+        #expect(machine.readingEnds(50).readingEnd == nil)
+        // The close is sent, but the socket task waits: the consumer is still reading
+        let close = machine.requestClose(.init(code: .normalClosure, reason: ""))
+        #expect(close.closer == nil && close.readingEnd == nil)
+        // The message it was reading still goes to the consumer; then the socket task goes on
+        let finished = machine.readFinished(.success(.text("last")))
+        #expect(finished.readingEnd?.0 == 50)
+        #expect(machine.consumerWaits(11).consumer == nil)
+    }
+
+    @Test func aDrainingCloseKeepsTheConsumerReadingUntilTheMessagesEnd() {
+        var machine = Machine()
+        _ = machine.attach(100)
+        #expect(machine.readingEnds(50).readingEnd == nil)
+        // When a close that keeps reading is requested, the socket task still waits
         let close = machine.requestClose(.init(code: .normalClosure, reason: ""), keepsReading: true)
-        #expect(close.reader == nil)
+        #expect(close.readingEnd == nil)
         #expect(machine.isClosing)
-        // Then the consumer, back, wakes it; the message still reaches the consumer
-        let back = machine.consumerWaits(10)
-        #expect(back.reader?.0 == 1)
-        #expect(back.reader?.1 == true)
-        #expect(try machine.deliver(.text("reply")).consumer?.1.get() == .text("reply"))
-        #expect(machine.readerWaits(2).reader == nil)
-        let next = machine.consumerWaits(11)
-        #expect(next.reader?.0 == 2)
-        #expect(next.reader?.1 == true)
-        // And when the consumer stops asking, stopReading releases the reader for the close handshake
-        _ = machine.deliver(.text("more"))
-        #expect(machine.readerWaits(3).reader == nil)
-        let stopped = machine.stopReading()
-        #expect(stopped.reader?.0 == 3)
-        #expect(stopped.reader?.1 == false)
-        #expect(machine.readerWaits(4).reader?.1 == false)
+        // Then the consumer reads on, until the peer's close frame ends the messages
+        #expect(machine.consumerWaits(10).consumer?.1.reader == 100)
+        #expect(machine.readFinished(.success(.text("reply"))).readingEnd == nil)
+        #expect(machine.consumerWaits(11).consumer?.1.reader == 100)
+        #expect(machine.readFinished(.success(nil)).readingEnd?.0 == 50)
+        // And a consumer asking after that waits for the end
+        #expect(machine.consumerWaits(12).consumer == nil)
     }
 
-    @Test func aCloseThatDoesNotDrainStopsEvenAReaderReadingForItsConsumer() {
+    @Test func aDrainingCloseIsStoppedWhenTheConsumerStopsAsking() {
         var machine = Machine()
-        _ = machine.consumerWaits(10)
-        #expect(machine.readerWaits(1).reader?.1 == true)
-        #expect(machine.requestClose(.init(code: .normalClosure, reason: "")).reader == nil)
-        // The message it was reading still goes to the consumer; then it stops
-        #expect(machine.deliver(.text("last")).consumer?.0 == 10)
-        _ = machine.consumerWaits(11)
-        #expect(machine.readerWaits(2).reader?.1 == false)
-    }
-
-    @Test func cancellingTheConsumerDuringADrainingCloseStopsTheReader() {
-        var machine = Machine()
-        _ = machine.consumerWaits(10)
-        _ = machine.readerWaits(1)
+        _ = machine.attach(100)
+        _ = machine.readingEnds(50)
         _ = machine.requestClose(.init(code: .normalClosure, reason: ""), keepsReading: true)
-        let cancelled = machine.consumerCancelled()
-        #expect(cancelled.consumer?.0 == 10)
-        // No one is left to read for: the reader, back from its read, stops
-        #expect(machine.readerWaits(2).reader?.1 == false)
+        let stopped = machine.stopReading()
+        #expect(stopped.readingEnd?.0 == 50)
+        #expect(machine.consumerWaits(10).consumer == nil)
     }
 
-    @Test func cancellingTheConsumerFailsItAndAsksFor1001() {
+    @Test func aReadThatFailsEndsReadingWithItsError() {
+        var machine = Machine()
+        _ = machine.attach(100)
+        _ = machine.readingEnds(50)
+        _ = machine.consumerWaits(10)
+        let failed = machine.readFinished(.failure(ReadFailed()))
+        #expect(failed.readingEnd?.0 == 50)
+        #expect(failed.readingEnd?.1 is ReadFailed)
+        // A socket task that asks later learns the same
+        #expect(machine.readingEnds(51).readingEnd?.1 is ReadFailed)
+    }
+
+    @Test func cancellingAReadingConsumerAsksFor1001AndWaitsForItsRead() {
+        var machine = Machine()
+        _ = machine.attach(100)
+        _ = machine.readingEnds(50)
+        _ = machine.consumerWaits(10)
+        // The consumer is reading, not waiting: nobody is resumed, and the close is kept for the closer
+        let cancelled = machine.consumerCancelled()
+        #expect(cancelled.consumer == nil && cancelled.readingEnd == nil)
+        #expect(machine.isClosing)
+        #expect(machine.closerWaits(7).closer?.1?.code == .goingAway)
+        // Its read ends (the cancellation ends it): the socket task goes on
+        #expect(machine.readFinished(.success(nil)).readingEnd?.0 == 50)
+    }
+
+    @Test func cancellingAWaitingConsumerFailsItAndAsksFor1001() {
         var machine = Machine()
         _ = machine.consumerWaits(10)
         let cancelled = machine.consumerCancelled()
         #expect(cancelled.consumer?.0 == 10)
-        #expect(throws: FerryError.self) { try cancelled.consumer?.1.get() }
+        #expect(throws: FerryError.self) { try cancelled.consumer?.1.delivery?.get() }
         #expect(machine.isClosing)
         // The closer, arriving later, takes the pending 1001
         let closer = machine.closerWaits(7)
         #expect(closer.closer?.1?.code == .goingAway)
+        // A socket that opens after it reads nothing
+        #expect(machine.attach(100).consumer == nil)
+        #expect(machine.readingEnds(50).readingEnd?.0 == 50)
     }
 
     @Test func aCloseRequestedBeforeTheSocketOpenedIsKept() {
@@ -116,15 +154,17 @@ struct WebSocketInboxStateMachineTests {
         var machine = Machine()
         _ = machine.consumerWaits(10)
         _ = machine.closerWaits(7)
+        _ = machine.readingEnds(50)
         let end = machine.finish(.success(nil), closeFrame: WebSocketClose(code: .normalClosure))
         #expect(end.consumer?.0 == 10)
-        #expect(try end.consumer?.1.get() == nil)
+        #expect(try end.consumer?.1.delivery?.get() == nil)
         #expect(end.closer?.0 == 7)
         #expect(end.closer?.1 == nil)
+        #expect(end.readingEnd?.0 == 50)
         #expect(machine.closeFrame?.code == .normalClosure)
         let later = machine.consumerWaits(11)
         #expect(later.consumer?.0 == 11)
-        #expect(try later.consumer?.1.get() == nil)
+        #expect(try later.consumer?.1.delivery?.get() == nil)
         // A second end is ignored: the first stands
         _ = machine.finish(.failure(FerryError(.cancelled)), closeFrame: nil)
         #expect(machine.closeFrame?.code == .normalClosure)
@@ -200,5 +240,17 @@ struct WebSocketInboxStateMachineTests {
     private static func reason(_ result: Result<Void, FerryError>?) -> FerryError.Reason? {
         guard case .failure(let error) = result else { return nil }
         return error.reason
+    }
+}
+
+extension WebSocketConsumerTurn {
+    /// The reader the consumer is to read with, if that is the turn.
+    fileprivate var reader: Reader? {
+        if case .read(let reader) = self { reader } else { nil }
+    }
+
+    /// What the consumer is to return, if that is the turn.
+    fileprivate var delivery: WebSocketDelivery? {
+        if case .deliver(let delivery) = self { delivery } else { nil }
     }
 }

@@ -92,19 +92,21 @@ final class URLSessionWebSocket: Sendable {
             if let interval = options.keepAliveInterval {
                 group.addTask { [self] in await keepAlive(every: interval, inbox: inbox) }
             }
-            do {
-                while await inbox.readerWaits() {
-                    let message = try await task.receive()
-                    state.withLock { $0.peerAnswered() }
-                    switch message {
-                    case .string(let text): inbox.deliver(.text(text))
-                    case .data(let data): inbox.deliver(.binary(data))
-                    #if canImport(Darwin)
-                    @unknown default: continue  // a kind of message this SDK does not know: not delivered
-                    #endif
+            inbox.attach(
+                WebSocketReader { [self] in
+                    while true {
+                        let message = try await task.receive()
+                        state.withLock { $0.peerAnswered() }
+                        switch message {
+                        case .string(let text): return .text(text)
+                        case .data(let data): return .binary(data)
+                        #if canImport(Darwin)
+                        @unknown default: continue  // a kind of message this SDK does not know: not delivered
+                        #endif
+                        }
                     }
-                }
-            } catch {
+                })
+            if let error = await inbox.readingEnds() {
                 // A message over `maximumMessageSize` fails the read with EMSGSIZE.
                 if Self.isMessageTooBig(error) {
                     inbox.noteFault(.messageTooBig)
