@@ -213,9 +213,8 @@ public final class InMemoryWebSocketServer: Sendable {
                     case .ended(.clientClosed):
                         return nil
                     case .ended(.dropped):
-                        throw ReadingEnded(
-                            outcome: .failure(FerryError(.transport(.connectionLost), request: request, response: head)),
-                            closeFrame: nil)
+                        let lost = FerryError(.transport(.connectionLost), request: request, response: head)
+                        throw ReadingEnded(outcome: .failure(lost), closeFrame: nil)
                     }
                 })
             if let ended = await inbox.readingEnds() as? ReadingEnded {

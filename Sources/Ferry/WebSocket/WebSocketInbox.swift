@@ -28,8 +28,8 @@ package final class WebSocketInbox: Sendable {
             case .read(let reader):
                 let result = await read(with: reader)
                 apply(state.withLock { $0.readFinished(result) })
+                // A message, or else the read ended the messages: the socket's end follows once it has closed.
                 if case .success(let message?) = result { return message }
-                // The read ended the messages: the socket's end follows, once the socket's task has closed it.
             }
         }
     }
