@@ -150,9 +150,8 @@ final class WebSocketConnection: Sendable {
         }
     }
 
-    /// Waits for the socket's task to end. When a draining close keeps the reader going for a consumer that stops
-    /// asking for messages, the reader is stopped after the close timeout, so that the close handshake goes on
-    /// without it.
+    /// Waits for the socket's task to end. When a draining close keeps reading for a consumer that stops asking for
+    /// messages, reading is stopped after the close timeout, so that the close handshake goes on without it.
     private func finishing(_ run: Task<Void, Never>) async {
         let inbox = inbox
         let patience = options.closeTimeout

@@ -167,7 +167,8 @@ struct WebSocketInboxStateMachine<Consumer, Reader, ReadingEnd, Closer, Pinger> 
         return Action(closer: (closer, nil))
     }
 
-    /// The closer waits for a close to send: resumed with it, or with `nil` when the reader stopped first.
+    /// The closer waits for a close to send: resumed with it, or with `nil` when the socket's task stopped reading
+    /// first.
     mutating func closerWaits(_ continuation: Closer) -> Action {
         if let pendingClose {
             self.pendingClose = nil
@@ -196,7 +197,7 @@ struct WebSocketInboxStateMachine<Consumer, Reader, ReadingEnd, Closer, Pinger> 
         return action
     }
 
-    /// Takes a close requested before the socket opened, or after its reader stopped.
+    /// Takes a close requested before the socket opened, or after the socket's task stopped reading.
     mutating func takePendingClose() -> CloseRequest? {
         defer { pendingClose = nil }
         return pendingClose
