@@ -105,8 +105,7 @@ struct WebSocketInboxStateMachine<Consumer, Reader, ReadingEnd, Closer, Pinger> 
         self.reader = reader
         guard let consumer, !readsNoMore else { return .none }
         self.consumer = nil
-        isConsumerReading = true
-        return Action(consumer: (consumer, .read(reader)))
+        return consumerWaits(consumer)
     }
 
     /// The consumer's read is over: a message (which it returns), or the end of the messages (`nil`, or the
