@@ -200,7 +200,8 @@ enum WebSocketEngine {
     }
 
     /// The TLS configuration of a `wss` connection: the session's transport decides (AsyncHTTPClient's policy); on
-    /// any other transport, the system's trust roots.
+    /// any other transport, the system's trust roots. A URLSession transport's own policy (Apple platforms) is
+    /// refused rather than ignored: this engine's connections are not URLSession's.
     private static func tlsConfiguration(
         for request: Request, transport: any Transport
     ) throws(FerryError) -> TLSConfiguration {
@@ -209,6 +210,14 @@ enum WebSocketEngine {
             return try transport.webSocketTLSConfiguration(for: request)
         }
         #endif
+        if let transport = transport as? URLSessionTransport, !transport.router.trust.policy.isDefault {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "a URLSessionTransport's TLSPolicy for a WebSocket of the WebSocket trait",
+                    remedy: "The trait's engine makes its own connections, which URLSession's policy does not reach. "
+                        + "Give the session an AsyncHTTPClientTransport with the policy, or build without the "
+                        + "trait on Apple platforms, where URLSessionWebSocketTask honours it."))
+        }
         return .makeClientConfiguration()
     }
 

@@ -110,11 +110,7 @@ extension OptionSpec {
         OptionSpec(nil, "cacert", value: "FILE") { options, value in options.caCertificate = value },
         OptionSpec(nil, "cert", value: "FILE") { options, value in options.clientCertificate = value },
         OptionSpec(nil, "key", value: "FILE") { options, value in options.clientKey = value },
-        OptionSpec(nil, "pin", value: "sha256/BASE64") { _, _ in
-            throw UsageError(
-                "--pin: public key pinning is not available yet: neither transport shows Ferry the server's "
-                    + "certificates during the handshake; --cacert with your own CA is the closest")
-        },
+        OptionSpec(nil, "pin", value: "sha256/BASE64") { options, value in options.pins.append(value) },
         OptionSpec(nil, "protocol", value: "NAME") { options, value in
             guard !value.isEmpty, !value.contains(where: { $0 == "," || $0.isWhitespace }) else {
                 throw UsageError("--protocol takes one subprotocol name (repeat it to offer more), not \"\(value)\"")

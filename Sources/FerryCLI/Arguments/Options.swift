@@ -101,6 +101,8 @@ struct Options: Equatable, Sendable {
     var clientCertificate: String?
     /// `--key FILE`: the client certificate's private key (PEM).
     var clientKey: String?
+    /// `--pin sha256/BASE64` (repeatable): public keys of which the server's chain must contain one.
+    var pins: [String] = []
 
     /// `--protocol NAME` (repeatable, `ferry ws`): the subprotocols offered, in order of preference.
     var webSocketProtocols: [String] = []

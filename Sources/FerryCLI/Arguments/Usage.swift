@@ -154,7 +154,8 @@ enum Usage {
               --cert FILE         offer this client certificate (PEM; its key too, unless --key)
               --key FILE          the client certificate's private key (PEM)
               --no-verify         accept any certificate (development only);  --verify  check it (the default)
-              --pin sha256/BASE64 public key pinning: not available yet (no engine shows the chain)
+              --pin sha256/BASE64 accept the server only if its chain has this public key (repeatable;
+                                  URLSession on Apple platforms only: AsyncHTTPClient cannot check pins)
 
         WebSockets (ferry ws URL; ferry ws --help for the details):
               --protocol NAME     offer this subprotocol (repeatable)

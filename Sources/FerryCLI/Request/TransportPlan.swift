@@ -1,11 +1,12 @@
 import Ferry
 import Foundation
 
-/// The transport `--proxy`, `--unix-socket`, `--no-verify`, `--cacert`, `--cert` and `--key` ask for.
+/// The transport `--proxy`, `--unix-socket`, `--no-verify`, `--cacert`, `--cert`, `--key` and `--pin` ask for.
 ///
 /// Built with the `AsyncHTTPClient` trait (`swift build --traits AsyncHTTPClient --product ferry`), `ferry` runs such a
 /// request on `AsyncHTTPClientTransport`, which honours all of them; otherwise on URLSession, which refuses what it
-/// cannot do (on Linux: a given proxy, any TLS setting, a Unix socket) before anything is sent.
+/// cannot do (on Linux: a given proxy, any TLS setting, a Unix socket) before anything is sent. Pins (`--pin`) only
+/// URLSession on Apple platforms honours: AsyncHTTPClient has no certificate verification callback.
 /// Without any of these flags the session's default transport runs the request: with the trait, on Linux, that is
 /// AsyncHTTPClient too (`Session.Configuration.makeDefaultTransport()`).
 enum TransportPlan {
@@ -35,6 +36,13 @@ enum TransportPlan {
             policy.trustRoots = .only([try TLSCertificate(file: URL(fileURLWithPath: file))])
         }
         if options.skipsVerification { policy.serverVerification = .dangerouslyAcceptingAnyCertificate }
+        for pin in options.pins {
+            do {
+                policy.pinnedPublicKeys.insert(try TLSPolicy.PublicKeyPin(pin))
+            } catch {
+                throw UsageError("--pin takes sha256/ and the base64 of a 32-byte SHA-256, not \"\(pin)\"")
+            }
+        }
         if let certificate = options.clientCertificate {
             let chain = try read(certificate, for: "--cert")
             let key = try options.clientKey.map { try read($0, for: "--key") } ?? chain

@@ -8,10 +8,20 @@ import Testing
 struct FerryBinaryConnectionTests {
     let nginx = InteropServers.nginx?.appending(path: "small.json").absoluteString ?? "http://127.0.0.1:1/"
 
-    @Test func pinningIsRefusedAsNotAvailableAndAKeyNeedsItsCertificate() async throws {
-        let pin = try await FerryBinary.run(["--pin", "sha256/AAAA", nginx])
-        #expect(pin.status == 2)
-        #expect(pin.err.contains("pinning is not available yet"), "\(pin.err)")
+    @Test func aMalformedPinIsAUsageErrorAPinNoTransportHereHonoursIsRefusedAndAKeyNeedsItsCertificate()
+        async throws
+    {
+        let malformed = try await FerryBinary.run(["--pin", "sha256/AAAA", nginx])
+        #expect(malformed.status == 2)
+        #expect(malformed.err.contains("--pin takes sha256/"), "\(malformed.err)")
+        let pin = "sha256/" + Data(repeating: 1, count: 32).base64EncodedString()
+        let refused = try await FerryBinary.run(["--pin", pin, nginx.replacingOccurrences(of: "http:", with: "https:")])
+        #expect(refused.status != 0)
+        #if AsyncHTTPClient
+        #expect(refused.err.contains("TLSPolicy.pinnedPublicKeys on AsyncHTTPClientTransport"), "\(refused.err)")
+        #else
+        #expect(refused.err.contains("TLSPolicy on URLSession on Linux"), "\(refused.err)")
+        #endif
         let key = try await FerryBinary.run(["--key", "/dev/null", nginx])
         #expect(key.status == 2)
         #expect(key.err.contains("--key goes with --cert"), "\(key.err)")

@@ -52,14 +52,37 @@ struct TLSInteropTests {
         }
     }
 
-    @Test func urlSessionRefusesAPolicyItCannotHonour() throws {
-        let error = #expect(throws: FerryError.self) {
-            try URLSessionTransport(tls: TLSPolicy(trustRoots: .only([try TLSServers.root()])))
+    #if canImport(FoundationNetworking)
+    @Test func urlSessionOnLinuxRefusesAPolicyItCannotHonour() throws {
+        let pin = try TLSPolicy.PublicKeyPin(publicKeyOf: TLSServers.root())
+        for policy in [TLSPolicy(trustRoots: .only([try TLSServers.root()])), TLSPolicy(pinnedPublicKeys: [pin])] {
+            let error = #expect(throws: FerryError.self) { try URLSessionTransport(tls: policy) }
+            #expect(error?.message == "The transport cannot honour a TLSPolicy on URLSession on Linux.")
+            #expect(error?.recoverySuggestion?.contains("AsyncHTTPClientTransport") == true)
         }
-        #expect(error?.message == "The transport cannot honour a TLSPolicy on URLSession.")
-        #expect(error?.recoverySuggestion?.contains("AsyncHTTPClientTransport") == true)
         // The default policy is no setting at all: accepted.
         _ = try URLSessionTransport(tls: .default)
+    }
+    #endif
+
+    /// Ferry reads each certificate's public key itself; `make-test-certificates.py` computed the same pins with
+    /// Python's `cryptography`.
+    @Test func theRunsCertificatesHaveThePinsAnotherLibraryComputes() throws {
+        let expected = try JSONDecoder().decode([String: String].self, from: TLSServers.data("pins.json"))
+        #expect(expected.count == 6)
+        for (file, pin) in expected {
+            let certificate = try TLSCertificate(file: TLSServers.file(file))
+            #expect(try TLSPolicy.PublicKeyPin(publicKeyOf: certificate).description == pin, "\(file)")
+        }
+        // The chain nginx presents for "valid" (the leaf, then the intermediate) passes a pin on either, not on
+        // another key.
+        let presented = try #require(CertificateDER.certificates(inPEM: TLSServers.data("leaf.pem")))
+        for file in ["leaf-alone.pem", "intermediate-ca.pem"] {
+            let policy = TLSPolicy(pinnedPublicKeys: [try TLSPolicy.PublicKeyPin(expected[file] ?? "")])
+            #expect(policy.pinFailure(host: "127.0.0.1", chain: presented) == nil, "\(file)")
+        }
+        let other = TLSPolicy(pinnedPublicKeys: [try TLSPolicy.PublicKeyPin(expected["selfsigned.pem"] ?? "")])
+        #expect(other.pinFailure(host: "127.0.0.1", chain: presented)?.message.contains("127.0.0.1") == true)
     }
 
     @Test func perHostPoliciesPickTheMostSpecificEntry() {
@@ -147,6 +170,18 @@ struct TLSInteropTests {
         let error = try #require(await fetch(TLSServers.url("tls12Only"), through: modern).error)
         #expect(error.reason == .transport(.secureConnectionFailed))
         #expect(error.message.contains("no TLS version"), "\(error.message)")
+    }
+
+    @Test func pinsAreRefusedWhenTheTransportIsMade() throws {
+        let pin = try TLSPolicy.PublicKeyPin(publicKeyOf: TLSServers.root())
+        for policy in [
+            TLSPolicy(pinnedPublicKeys: [pin]),
+            TLSPolicy(perHost: ["api.internal": TLSPolicy(pinnedPublicKeys: [pin])]),
+        ] {
+            let error = #expect(throws: FerryError.self) { try transport(policy) }
+            #expect(error?.message.contains("TLSPolicy.pinnedPublicKeys on AsyncHTTPClientTransport") == true)
+            #expect(error?.recoverySuggestion?.contains("trustRoots: .only") == true)
+        }
     }
 
     @Test func aPolicyThatCannotBeReadIsRefusedWhenTheTransportIsMade() throws {

@@ -5,8 +5,16 @@ import NIOSSL
 extension TLSPolicy {
     /// This policy (without ``perHost``) as SwiftNIO SSL's client configuration.
     /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when a certificate, key or bundle cannot
-    ///   be read.
+    ///   be read, or for ``pinnedPublicKeys``.
     func nioConfiguration() throws(FerryError) -> TLSConfiguration {
+        guard pinnedPublicKeys.isEmpty else {
+            throw FerryError(
+                .unsupportedSetting(
+                    setting: "TLSPolicy.pinnedPublicKeys on AsyncHTTPClientTransport",
+                    remedy: "AsyncHTTPClient has no certificate verification callback, so Ferry cannot see the "
+                        + "server's chain. Trust only your own CA instead (trustRoots: .only([…])), or use "
+                        + "URLSessionTransport on Apple platforms, which honours pins."))
+        }
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch trustRoots {
         case .system:

@@ -6,8 +6,10 @@ import Foundation
 /// The default (``default``) trusts the system's roots, verifies the server's certificate and host name, offers no
 /// client certificate and accepts TLS 1.2 and later. A transport that cannot honour a policy refuses it when it is
 /// made, with ``FerryError/Reason/unsupportedSetting(setting:remedy:)``: a request never runs without the policy it
-/// was given. `AsyncHTTPClientTransport` honours all of it; ``URLSessionTransport`` on Linux honours only the
-/// default (FoundationNetworking has no trust or identity hook).
+/// was given. `AsyncHTTPClientTransport` honours all of it but ``pinnedPublicKeys`` (AsyncHTTPClient has no
+/// verification callback); ``URLSessionTransport`` on Apple platforms honours all of it but a PEM client identity
+/// (URLSession needs a PKCS#12 bundle), and on Linux only the default (FoundationNetworking has no trust or identity
+/// hook).
 ///
 /// ```swift
 /// let policy = TLSPolicy(
@@ -52,6 +54,12 @@ public struct TLSPolicy: Sendable, Hashable {
     public var minimumVersion: Version
     /// Whether the server's certificate is checked; ``ServerVerification/full`` by default.
     public var serverVerification: ServerVerification
+    /// Public keys of which the server's chain must contain one, checked after the chain is trusted; none (no
+    /// pinning) by default. Give several (a backup pin) and set them per host with ``perHost``. With
+    /// ``ServerVerification/dangerouslyAcceptingAnyCertificate`` they are checked against the certificates the server
+    /// sends. Honoured by URLSession on Apple platforms; `AsyncHTTPClientTransport` refuses them (AsyncHTTPClient
+    /// has no certificate verification callback).
+    public var pinnedPublicKeys: Set<PublicKeyPin>
     /// Policies for some hosts instead of this one: a key is a host name (`api.internal`), an IP address, or a
     /// pattern for the subdomains of a name (`*.internal`, which does not match `internal` itself). An exact name
     /// wins over a pattern, a longer pattern over a shorter one.
@@ -63,16 +71,18 @@ public struct TLSPolicy: Sendable, Hashable {
     ///   - clientIdentity: The certificate and key offered when a server asks for one.
     ///   - minimumVersion: The oldest TLS version a connection may use.
     ///   - serverVerification: Whether the server's certificate is checked.
+    ///   - pinnedPublicKeys: Public keys of which the server's chain must contain one.
     ///   - perHost: Policies for some hosts instead of this one.
     public init(
         trustRoots: TrustRoots = .system, clientIdentity: TLSClientIdentity? = nil,
         minimumVersion: Version = .tls1_2, serverVerification: ServerVerification = .full,
-        perHost: [String: TLSPolicy] = [:]
+        pinnedPublicKeys: Set<PublicKeyPin> = [], perHost: [String: TLSPolicy] = [:]
     ) {
         self.trustRoots = trustRoots
         self.clientIdentity = clientIdentity
         self.minimumVersion = minimumVersion
         self.serverVerification = serverVerification
+        self.pinnedPublicKeys = pinnedPublicKeys
         self.perHost = perHost
     }
 

@@ -5,8 +5,8 @@ import FoundationNetworking
 #endif
 
 /// The one delegate of a transport's URLSession: routes each callback to its ``URLSessionCall`` or
-/// ``URLSessionWebSocket`` by task identifier. Callbacks for a task Ferry has finished with (cancelled, failed) are
-/// dropped.
+/// ``URLSessionWebSocket`` by task identifier, and answers TLS challenges from the transport's ``TLSPolicy``.
+/// Callbacks for a task Ferry has finished with (cancelled, failed) are dropped.
 final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, URLSessionWebSocketDelegate, Sendable {
     /// Where a task's callbacks go.
     private enum Route {
@@ -15,6 +15,12 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, URLSessionW
     }
 
     private let routes = Locked<[Int: Route]>([:])
+    /// The transport's TLS policy, read.
+    let trust: URLSessionTrust
+
+    init(trust: URLSessionTrust) {
+        self.trust = trust
+    }
 
     func register(_ call: URLSessionCall, for identifier: Int) {
         routes.withLock { $0[identifier] = .call(call) }
@@ -76,8 +82,21 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, URLSessionW
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // Unanswered (or answered with default handling and no credential), a 401 hangs forever on Linux.
-        // Ferry sends credentials as headers; the 401 itself is the response.
+        #if !canImport(FoundationNetworking)
+        // Apple platforms ask this delegate about every TLS connection (no session-level handler is implemented):
+        // the server's trust, and a client certificate when the server wants one.
+        switch trust.answer(challenge) {
+        case .reply(let disposition, let credential)?:
+            return completionHandler(disposition, credential)
+        case .refuse(let error)?:
+            call(for: task)?.stop(error)
+            return completionHandler(.cancelAuthenticationChallenge, nil)
+        case nil:
+            break
+        }
+        #endif
+        // HTTP authentication. Unanswered (or answered with default handling and no credential), a 401 hangs
+        // forever on Linux. Ferry sends credentials as headers; the 401 itself is the response.
         call(for: task)?.recordChallenge()
         completionHandler(.cancelAuthenticationChallenge, nil)
     }

@@ -2,13 +2,16 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#else
+import Security
 #endif
 
 /// The default transport: URLSession, driven through its delegate API.
 ///
 /// It avoids what breaks in FoundationNetworking on Linux (see the README's "Linux: what Ferry does about FoundationNetworking"): it never uses
 /// URLSession's async `data(for:)` (which deadlocks when cancellation races completion), cancels each task at
-/// most once and never after completion, answers every authentication challenge (a 401 would otherwise hang),
+/// most once and never after completion, answers every authentication challenge (a 401 would otherwise hang; on
+/// Apple platforms the TLS challenges are answered from the transport's ``TLSPolicy``),
 /// lets Ferry follow redirects, disables URLSession's cache and cookies, and never creates a task on an invalidated session.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
@@ -54,9 +57,11 @@ public final class URLSessionTransport: Transport {
     ///   variables of the environment on its own: ``ProxyPolicy/environment`` works (with curl's rules),
     ///   ``ProxyPolicy/direct`` works while no proxy variable is set, and a given proxy cannot be used. On Apple
     ///   platforms every policy but an HTTP proxy with credentials is set in `connectionProxyDictionary`.
-    /// - TLS: only ``TLSPolicy/default``. On Linux FoundationNetworking offers no trust or identity hook (no TLS
-    ///   challenge reaches the delegate, and `SSL_CERT_FILE` has no effect); on Apple platforms Ferry does not
-    ///   answer the delegate's trust and client certificate challenges yet.
+    /// - TLS: on Apple platforms the delegate answers the server trust and client certificate challenges from the
+    ///   policy (its roots, then its pins; a client identity as a PKCS#12 bundle, not PEM), and the session's
+    ///   `tlsMinimumSupportedProtocolVersion` is its minimum version (one for the whole session). On Linux only
+    ///   ``TLSPolicy/default``: FoundationNetworking offers no trust or identity hook (no TLS challenge reaches the
+    ///   delegate, and `SSL_CERT_FILE` has no effect).
     /// - Connections: ``ConnectionPolicy/maximumConnectionsPerHost`` becomes `httpMaximumConnectionsPerHost`;
     ///   URLSession has no setting for an idle connection's lifetime or the HTTP version.
     /// - Parameters:
@@ -71,16 +76,15 @@ public final class URLSessionTransport: Transport {
         configuration: URLSessionConfiguration = .ephemeral, decompressionLimit: DecompressionLimit = .default,
         proxy: ProxyPolicy = .environment, tls: TLSPolicy = .default, connections: ConnectionPolicy = .default
     ) throws(FerryError) {
+        #if canImport(FoundationNetworking)
         guard tls.isDefault else {
-            #if canImport(FoundationNetworking)
             let remedy =
                 "FoundationNetworking offers no TLS trust or identity hook. Use AsyncHTTPClientTransport (the "
                 + "AsyncHTTPClient trait); for an extra root only, adding it to the system's CA store also works."
-            #else
-            let remedy = "Ferry does not answer URLSession's trust challenges yet. Use AsyncHTTPClientTransport."
-            #endif
-            throw FerryError(.unsupportedSetting(setting: "a TLSPolicy on URLSession", remedy: remedy))
+            throw FerryError(.unsupportedSetting(setting: "a TLSPolicy on URLSession on Linux", remedy: remedy))
         }
+        #endif
+        let trust = try URLSessionTrust(policy: tls)
         try connections.validate()
         let unsupported = [
             connections.idleConnectionTimeout.map { _ in "ConnectionPolicy.idleConnectionTimeout" },
@@ -98,13 +102,23 @@ public final class URLSessionTransport: Transport {
         if let maximum = connections.maximumConnectionsPerHost {
             configuration.httpMaximumConnectionsPerHost = maximum
         }
-        self.init(copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings)
+        #if !canImport(FoundationNetworking)
+        configuration.tlsMinimumSupportedProtocolVersion =
+            switch tls.minimumVersion {
+            case .tls1_2: .TLSv12
+            case .tls1_3: .TLSv13
+            }
+        #endif
+        self.init(
+            copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings,
+            trust: trust)
     }
 
     /// The one initializer: `settings` goes to `connectionProxyDictionary` unless `nil`.
     private init(
         copying configuration: URLSessionConfiguration, decompressionLimit: DecompressionLimit, proxy: ProxyPolicy,
-        settings: [AnyHashable: Any]?, environment: EnvironmentProxySettings? = nil
+        settings: [AnyHashable: Any]?, environment: EnvironmentProxySettings? = nil,
+        trust: URLSessionTrust = .system
     ) {
         self.decompressionLimit = decompressionLimit
         self.proxy = proxy
@@ -122,7 +136,7 @@ public final class URLSessionTransport: Transport {
         let queue = OperationQueue()
         queue.name = "Ferry.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
-        router = URLSessionEventRouter()
+        router = URLSessionEventRouter(trust: trust)
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
     }
 
