@@ -17,20 +17,15 @@ enum SHA256 {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var bytes = message
+        // The message, a one bit, zeros up to 8 bytes short of a 64-byte block, and the length in bits.
         let bitLength = UInt64(message.count) &* 8
-        bytes.append(0x80)
-        while bytes.count % 64 != 56 { bytes.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
+        let bytes =
+            message + [0x80] + [UInt8](repeating: 0, count: (119 - message.count % 64) % 64)
+            + (0..<8).map { UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64($0))) }
         var words = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: bytes.count, by: 64) {
             for index in 0..<16 {
-                let at = block + index * 4
-                words[index] =
-                    UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
-                    | UInt32(bytes[at + 3])
+                words[index] = bytes[(block + index * 4)..<(block + index * 4 + 4)].reduce(0) { $0 << 8 | UInt32($1) }
             }
             for index in 16..<64 {
                 let low = words[index - 15], high = words[index - 2]
