@@ -81,7 +81,18 @@ public struct InMemoryTransport: Transport {
     /// - Returns: The stub's head and body.
     /// - Throws: What the handler throws, the stub's ``StubFailure``, or ``/Ferry/FerryError`` when stopped.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
-        try await respond(with: try await stub(for: request, context: context), to: request, context: context)
+        // A handler that answers at once is answered without an async call: this transport's own frames are part of
+        // what Benchmarks/ counts per in-memory request (README, "The request's async frames").
+        if case .immediate(let handler) = responder {
+            recorder?.record(request)
+            if let error = context.stopError { throw error }
+            let answer = try handler(request)
+            if answer.delay == .zero || answer.webSocketServer != nil {
+                return try response(with: answer, to: request, context: context)
+            }
+            return try await respond(with: answer, to: request, context: context)
+        }
+        return try await respond(with: try await stub(for: request, context: context), to: request, context: context)
     }
 
     /// The handler's or the route's answer to `request`, recorded; run through `context` when there is one (an HTTP
@@ -115,10 +126,17 @@ public struct InMemoryTransport: Transport {
     private func respond(
         with answer: StubResponse, to request: Request, context: TransportContext
     ) async throws -> TransportResponse {
-        let stub = answer.webSocketServer == nil ? answer : Self.upgradeRequired(request)
-        if stub.delay > .zero {
-            try await context.stoppable { try await Task.sleep(for: stub.delay) }
+        if answer.delay > .zero, answer.webSocketServer == nil {
+            try await context.stoppable { try await Task.sleep(for: answer.delay) }
         }
+        return try response(with: answer, to: request, context: context)
+    }
+
+    /// The head and body of `answer`, after its delay.
+    private func response(
+        with answer: StubResponse, to request: Request, context: TransportContext
+    ) throws -> TransportResponse {
+        let stub = answer.webSocketServer == nil ? answer : Self.upgradeRequired(request)
         if let failure = stub.failure, stub.chunks.isEmpty { throw failure.error }
         var headers = stub.headers
         let length = stub.chunks.reduce(0) { $0 + $1.count }
