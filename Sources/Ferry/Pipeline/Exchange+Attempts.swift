@@ -8,13 +8,13 @@ extension Exchange {
     }
 
     /// Starts the record of a request handed to the transport now; `hop` counts the redirects before it.
-    func beginHop(_ request: Request, hop index: Int, at start: ContinuousClock.Instant) {
+    func beginHop(_ request: Request, hop index: Int, at start: Moment) {
         endHop(at: start)
         attempts.append(
             Timeline.Attempt(
                 attempt: attempt, hop: index, method: request.method, url: request.url,
                 requestHeaders: request.headers, requestBodySize: request.body.map { $0.inMemoryCount } ?? 0,
-                start: start, end: start))
+                start: start))
         isHopOpen = true
     }
 
@@ -25,19 +25,19 @@ extension Exchange {
 
     /// Records a response head: the final one until another comes.
     func received(_ head: HTTPResponse) {
-        let now = ContinuousClock.now
+        let now = Moment.now
         firstResponseByte = firstResponseByte ?? now
         self.head = head
         updateHop { hop in
-            hop.responseStart = now
+            hop.responseStartMoment = now
             hop.response = head
         }
     }
 
     /// Ends the running request's record, if one is running.
-    func endHop(at end: ContinuousClock.Instant = .now, retryDelay: Duration? = nil) {
+    func endHop(at end: Moment = .now, retryDelay: Duration? = nil) {
         updateHop { hop in
-            hop.end = end
+            hop.endMoment = end
             hop.retryDelay = retryDelay
         }
         isHopOpen = false
@@ -52,10 +52,10 @@ extension Exchange {
 
     /// Every request's record for the outcome, the one still running ending at `end` (with `error`, when it failed).
     /// Ends it in place, so the record is not copied.
-    func attemptsEnded(at end: ContinuousClock.Instant, error: FerryError?) -> Timeline.Attempts {
+    func attemptsEnded(at end: Moment, error: FerryError?) -> Timeline.Attempts {
         if isHopOpen {
             attempts.updateLast { last in
-                last.end = end
+                last.endMoment = end
                 if last.failure == nil { last.failure = error?.reason }
             }
             isHopOpen = false

@@ -13,12 +13,12 @@ import Foundation
 /// the one task that reads the body (or drops it). Nothing reads it while another task may write it.
 final class Exchange: @unchecked Sendable {
     let startDate = Date()
-    let start: ContinuousClock.Instant
+    let start: Moment
     /// The prepared request, once preparing succeeded.
     var request: Request?
     /// The final head, once it arrived.
     var head: HTTPResponse?
-    var firstResponseByte: ContinuousClock.Instant?
+    var firstResponseByte: Moment?
     var urls: [URL] = []
     var bytesSent: Int64 = 0
     var bytesReceived: Int64 = 0
@@ -41,11 +41,11 @@ final class Exchange: @unchecked Sendable {
     /// Where the response came from, when the session's cache was consulted.
     var cacheStatus: CacheStatus?
     /// When the cache settled ``cacheStatus`` (``Timeline/cacheDecided``); `nil` until it did.
-    var cacheDecided: ContinuousClock.Instant?
+    var cacheDecided: Moment?
     /// What the body's reader stores in the cache once the body is read, when the response may be stored.
     var cacheWrite: Pipeline.CacheWrite?
 
-    init(start: ContinuousClock.Instant) {
+    init(start: Moment) {
         self.start = start
     }
 
@@ -60,7 +60,7 @@ final class Exchange: @unchecked Sendable {
     /// The outcome: `error` (nil on success), the body collected in memory, metrics and timeline.
     func outcome(body: Data?, error: FerryError?) -> TransferOutcome {
         let error = error?.adding(request: request, response: head, body: body)
-        let now = ContinuousClock.now
+        let now = Moment.now
         let timeline = Timeline(
             startDate: startDate, requestStart: start, firstResponseByte: firstResponseByte,
             requestCompleted: now, recorded: attemptsEnded(at: now, error: error), cacheDecided: cacheDecided)

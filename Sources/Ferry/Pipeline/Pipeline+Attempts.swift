@@ -36,7 +36,7 @@ extension Pipeline {
         }
         let failure = FailedAttempt(
             request: request, error: error.adding(request: request, response: nil, body: nil),
-            attempt: exchange.attempt, elapsed: exchange.start.duration(to: timeouts.now),
+            attempt: exchange.attempt, elapsed: exchange.start.duration(to: Moment(timeouts.now)),
             previousErrors: exchange.previousErrors)
         var delay: Duration?
         for retrier in chain {

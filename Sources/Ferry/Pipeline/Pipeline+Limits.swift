@@ -14,7 +14,7 @@ extension Pipeline {
     ///   - exchange: What is measured; it holds the slot.
     /// - Throws: The stop's reason or ``FerryError/Reason/cancelled`` when the wait was cut short.
     func admit(
-        _ request: Request, to limiter: RequestLimiter, since start: ContinuousClock.Instant,
+        _ request: Request, to limiter: RequestLimiter, since start: Moment,
         controls: TransferControls, exchange: Exchange
     ) async throws(FerryError) {
         let host = RequestLimiter.hostKey(of: request.url)
@@ -22,7 +22,7 @@ extension Pipeline {
         exchange.releaseSlot()
         // The idle timeout does not count the wait; the total timeout does.
         exchange.timeout?.pause()
-        defer { exchange.updateHop { $0.queueWait = start.duration(to: .now) } }
+        defer { exchange.updateHop { $0.queueWait = start.duration(to: Moment.now) } }
         try await limiter.acquire(host, signal: controls.signal)
         exchange.slot = Exchange.Slot(limiter: limiter, host: host)
         if let error = controls.signal.error { throw error }

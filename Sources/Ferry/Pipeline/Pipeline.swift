@@ -214,7 +214,7 @@ final class Pipeline: Sendable {
             observers.willSend(&current, id: controls.id)
             // The jar's cookies are added to what is sent, not to `current`: the next hop gets those for its own URL.
             let sent = configuration.cookieJar.map { $0.addingCookies(to: current) } ?? current
-            let handOver = ContinuousClock.now
+            let handOver = Moment.now
             exchange.beginHop(sent, hop: redirects, at: handOver)
             // Without limits, no wait and no call: a session without a limiter pays this one check.
             if let limiter {

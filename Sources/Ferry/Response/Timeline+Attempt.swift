@@ -21,20 +21,33 @@ extension Timeline {
         public var requestBodySize: Int64?
         /// When Ferry began this request: before waiting for a slot under a limit
         /// (``Session/Configuration/maximumRequestsPerHost``).
-        public var start: ContinuousClock.Instant
+        public var start: ContinuousClock.Instant {
+            get { startMoment.instant }
+            set { startMoment = Moment(newValue) }
+        }
         /// How long the request waited for a slot; zero without limits.
         public var queueWait: Duration
         /// When its response head arrived; `nil` when none did.
-        public var responseStart: ContinuousClock.Instant?
+        public var responseStart: ContinuousClock.Instant? {
+            get { responseStartMoment?.instant }
+            set { responseStartMoment = newValue.map(Moment.init) }
+        }
         /// When it ended: a redirect's body was discarded, a retried response's body drained, the final body read,
         /// or the request failed.
-        public var end: ContinuousClock.Instant
+        public var end: ContinuousClock.Instant {
+            get { endMoment.instant }
+            set { endMoment = Moment(newValue) }
+        }
         /// The response head, when one arrived.
         public var response: HTTPResponse?
         /// Why this request failed, when it did (a rejected status that was retried is ``response``, not a failure).
         public var failure: FerryError.Reason?
         /// The wait before the next attempt, when this request's failure or status was retried.
         public var retryDelay: Duration?
+        /// ``start``, ``responseStart`` and ``end`` as Ferry stores them (``Moment``).
+        var startMoment: Moment
+        var responseStartMoment: Moment?
+        var endMoment: Moment
 
         /// Creates an attempt's record.
         /// - Parameters:
@@ -57,29 +70,41 @@ extension Timeline {
             responseStart: ContinuousClock.Instant? = nil, end: ContinuousClock.Instant, response: HTTPResponse? = nil,
             failure: FerryError.Reason? = nil, retryDelay: Duration? = nil
         ) {
+            self.init(
+                attempt: attempt, hop: hop, method: method, url: url, requestHeaders: requestHeaders,
+                requestBodySize: requestBodySize, start: Moment(start))
+            self.queueWait = queueWait
+            self.responseStartMoment = responseStart.map(Moment.init)
+            self.endMoment = Moment(end)
+            self.response = response
+            self.failure = failure
+            self.retryDelay = retryDelay
+        }
+
+        /// A record begun at `start` that has not ended yet (its end is its start).
+        init(
+            attempt: Int, hop: Int, method: HTTPMethod, url: URL, requestHeaders: HTTPHeaders,
+            requestBodySize: Int64?, start: Moment
+        ) {
             self.attempt = attempt
             self.hop = hop
             self.method = method
             self.url = url
             self.requestHeaders = requestHeaders
             self.requestBodySize = requestBodySize
-            self.start = start
-            self.queueWait = queueWait
-            self.responseStart = responseStart
-            self.end = end
-            self.response = response
-            self.failure = failure
-            self.retryDelay = retryDelay
+            self.startMoment = start
+            self.queueWait = .zero
+            self.endMoment = start
         }
 
         /// Whether this request follows a redirect (``hop`` > 0) rather than starting an attempt.
         public var isRedirect: Bool { hop > 0 }
         /// When it was handed to the transport: ``start`` plus ``queueWait``.
-        public var sendStart: ContinuousClock.Instant { start + queueWait }
+        public var sendStart: ContinuousClock.Instant { (startMoment + queueWait).instant }
         /// From the hand-over to the response head; `nil` when none arrived.
-        public var latency: Duration? { responseStart.map { sendStart.duration(to: $0) } }
+        public var latency: Duration? { responseStartMoment.map { (startMoment + queueWait).duration(to: $0) } }
         /// From ``start`` to ``end``, the queue wait included.
-        public var duration: Duration { start.duration(to: end) }
+        public var duration: Duration { startMoment.duration(to: endMoment) }
     }
 
     /// The attempts, in one array: the record of a request lives on the heap, not in the async frames the pipeline

@@ -8,7 +8,10 @@ public struct Timeline: Sendable, Hashable {
     /// The wall-clock time the request started, for logs.
     public var startDate: Date
     /// When Ferry began sending the request.
-    public var requestStart: ContinuousClock.Instant
+    public var requestStart: ContinuousClock.Instant {
+        get { moments.requestStart.instant }
+        set { moments.requestStart = Moment(newValue) }
+    }
     /// When the session's cache settled where the response comes from (``Metrics/cacheStatus``); `nil` when no cache
     /// was consulted (none in the session, a request that is not a `GET` read into memory) or the request failed
     /// before it settled.
@@ -16,13 +19,36 @@ public struct Timeline: Sendable, Hashable {
     /// For a hit, a stale hit, an unsatisfiable request and a miss, it is the end of the lookup, before anything is
     /// sent; when a stored response had to be revalidated, it is the moment the conditional request's answer (or
     /// failure) decided: revalidated, served stale on error, or a miss.
-    public var cacheDecided: ContinuousClock.Instant?
+    public var cacheDecided: ContinuousClock.Instant? {
+        get { moments.cacheDecided?.instant }
+        set { moments.cacheDecided = newValue.map(Moment.init) }
+    }
     /// When the first response head arrived (of the first hop, when redirects were followed); `nil` when none did.
-    public var firstResponseByte: ContinuousClock.Instant?
+    public var firstResponseByte: ContinuousClock.Instant? {
+        get { moments.firstResponseByte?.instant }
+        set { moments.firstResponseByte = newValue.map(Moment.init) }
+    }
     /// When the last byte arrived or the request failed.
-    public var requestCompleted: ContinuousClock.Instant
+    public var requestCompleted: ContinuousClock.Instant {
+        get { moments.requestCompleted.instant }
+        set { moments.requestCompleted = Moment(newValue) }
+    }
     /// When the serializer finished; `nil` before serialization.
-    public var serializationCompleted: ContinuousClock.Instant?
+    public var serializationCompleted: ContinuousClock.Instant? {
+        get { moments.serializationCompleted?.instant }
+        set { moments.serializationCompleted = newValue.map(Moment.init) }
+    }
+    /// The instants above as Ferry stores them (``Moment``).
+    var moments: Moments
+
+    /// The timeline's instants, stored as ``Moment``s.
+    struct Moments: Sendable, Hashable {
+        var requestStart: Moment
+        var cacheDecided: Moment?
+        var firstResponseByte: Moment?
+        var requestCompleted: Moment
+        var serializationCompleted: Moment?
+    }
     /// Every request handed to the transport, in order: each attempt, and each redirect an attempt followed.
     public var attempts: [Attempt] {
         get { recorded.all }
@@ -49,41 +75,44 @@ public struct Timeline: Sendable, Hashable {
         cacheDecided: ContinuousClock.Instant? = nil
     ) {
         self.init(
-            startDate: startDate, requestStart: requestStart, firstResponseByte: firstResponseByte,
-            requestCompleted: requestCompleted, serializationCompleted: serializationCompleted,
-            recorded: Attempts(attempts), cacheDecided: cacheDecided)
+            startDate: startDate, requestStart: Moment(requestStart),
+            firstResponseByte: firstResponseByte.map(Moment.init),
+            requestCompleted: Moment(requestCompleted), serializationCompleted: serializationCompleted.map(Moment.init),
+            recorded: Attempts(attempts), cacheDecided: cacheDecided.map(Moment.init))
     }
 
     /// A timeline in which everything happened now: for responses built by hand (in tests).
     public init() {
-        let now = ContinuousClock.now
-        self.init(startDate: Date(), requestStart: now, firstResponseByte: nil, requestCompleted: now)
+        let now = Moment.now
+        self.init(
+            startDate: Date(), requestStart: now, firstResponseByte: nil, requestCompleted: now, recorded: Attempts())
     }
 
     init(
-        startDate: Date, requestStart: ContinuousClock.Instant, firstResponseByte: ContinuousClock.Instant?,
-        requestCompleted: ContinuousClock.Instant, serializationCompleted: ContinuousClock.Instant? = nil,
-        recorded: Attempts, cacheDecided: ContinuousClock.Instant? = nil
+        startDate: Date, requestStart: Moment, firstResponseByte: Moment?, requestCompleted: Moment,
+        serializationCompleted: Moment? = nil, recorded: Attempts, cacheDecided: Moment? = nil
     ) {
         self.startDate = startDate
-        self.requestStart = requestStart
-        self.cacheDecided = cacheDecided
-        self.firstResponseByte = firstResponseByte
-        self.requestCompleted = requestCompleted
-        self.serializationCompleted = serializationCompleted
+        self.moments = Moments(
+            requestStart: requestStart, cacheDecided: cacheDecided, firstResponseByte: firstResponseByte,
+            requestCompleted: requestCompleted, serializationCompleted: serializationCompleted)
         self.recorded = recorded
     }
 
     /// Time from the start to the cache's decision (``cacheDecided``); `nil` when no cache decided.
-    public var cacheDuration: Duration? { cacheDecided.map { requestStart.duration(to: $0) } }
+    public var cacheDuration: Duration? { moments.cacheDecided.map { moments.requestStart.duration(to: $0) } }
     /// Time from the start to the first response head; `nil` when none arrived.
-    public var latency: Duration? { firstResponseByte.map { requestStart.duration(to: $0) } }
+    public var latency: Duration? { moments.firstResponseByte.map { moments.requestStart.duration(to: $0) } }
     /// Time from the start to the end of the transfer.
-    public var requestDuration: Duration { requestStart.duration(to: requestCompleted) }
+    public var requestDuration: Duration { moments.requestStart.duration(to: moments.requestCompleted) }
     /// Time the serializer took; `nil` before serialization.
-    public var serializationDuration: Duration? { serializationCompleted.map { requestCompleted.duration(to: $0) } }
+    public var serializationDuration: Duration? {
+        moments.serializationCompleted.map { moments.requestCompleted.duration(to: $0) }
+    }
     /// Time from the start to the end of serialization (or of the transfer, before serialization).
-    public var totalDuration: Duration { requestStart.duration(to: serializationCompleted ?? requestCompleted) }
+    public var totalDuration: Duration {
+        moments.requestStart.duration(to: moments.serializationCompleted ?? moments.requestCompleted)
+    }
     /// Time spent waiting for a slot under the session's limits, over every attempt; zero without limits.
     public var queueWait: Duration {
         recorded.all.reduce(.zero) { $0 + $1.queueWait }

@@ -39,7 +39,7 @@ public struct DataTask<Value: Sendable>: Sendable {
             let outcome = await transfer.outcome(validation: validation)
             var timeline = outcome.timeline
             let result = Self.result(of: outcome, validation: validation, serialize: serialize)
-            timeline.serializationCompleted = .now
+            timeline.moments.serializationCompleted = .now
             return DataResponse(
                 request: outcome.request, response: outcome.response, data: outcome.body, result: result,
                 metrics: outcome.metrics, timeline: timeline)

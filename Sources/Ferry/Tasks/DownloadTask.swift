@@ -58,7 +58,7 @@ public struct DownloadTask: TransferTask {
         get async {
             let outcome = await transfer.outcome(validation: validation)
             var timeline = outcome.timeline
-            timeline.serializationCompleted = timeline.requestCompleted
+            timeline.moments.serializationCompleted = timeline.moments.requestCompleted
             let result: Result<URL, FerryError> =
                 if let error = outcome.error {
                     .failure(error)

@@ -96,9 +96,10 @@ final class TimeoutScheduler: Sendable {
     /// ``FerryError/Reason/timedOut(_:)`` when one runs out; the idle time counts from now.
     /// - Returns: The registration, or `nil` when the request has no timeout.
     func register(
-        idle: Duration?, deadline: ContinuousClock.Instant?, stopping controls: TransferControls
+        idle: Duration?, deadline: Moment?, stopping controls: TransferControls
     ) -> Registration? {
         guard idle != nil || deadline != nil else { return nil }
+        let deadline = deadline?.instant
         let now = clock.now
         controls.activity.note(now)
         let (id, replaced) = state.withLock { state -> (UInt64, Task<Void, Never>?) in

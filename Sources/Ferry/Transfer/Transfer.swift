@@ -211,7 +211,7 @@ final class Transfer: Sendable {
 
     /// Sends the request and hands the body on, reading it when `keepReading` and nobody else must.
     private func open(_ pipeline: Pipeline, validation: Validation, keepReading: Bool) async {
-        let exchange = Exchange(start: pipeline.timeouts.now)
+        let exchange = Exchange(start: Moment(pipeline.timeouts.now))
         var request = request ?? Request(url: URL(fileURLWithPath: "/"))
         var file: DownloadFile?
         var cache: HTTPCache?

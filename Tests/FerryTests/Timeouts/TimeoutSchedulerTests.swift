@@ -27,7 +27,7 @@ struct TimeoutSchedulerTests {
         let recorder = TimeoutRecorder()
         let registration = try #require(
             scheduler.register(
-                idle: idle, deadline: total.map { clock.now + $0 }, stopping: recorder.request()))
+                idle: idle, deadline: total.map { Moment(clock.now + $0) }, stopping: recorder.request()))
         return (registration, recorder)
     }
 
