@@ -103,11 +103,11 @@ public final class URLSessionTransport: Transport {
             configuration.httpMaximumConnectionsPerHost = maximum
         }
         #if !canImport(FoundationNetworking)
-        configuration.tlsMinimumSupportedProtocolVersion =
-            switch tls.minimumVersion {
-            case .tls1_2: .TLSv12
-            case .tls1_3: .TLSv13
-            }
+        // Raised, never lowered: a configuration that already asks for more keeps it.
+        let oldest: tls_protocol_version_t = tls.minimumVersion == .tls1_3 ? .TLSv13 : .TLSv12
+        if configuration.tlsMinimumSupportedProtocolVersion.rawValue < oldest.rawValue {
+            configuration.tlsMinimumSupportedProtocolVersion = oldest
+        }
         #endif
         self.init(
             copying: configuration, decompressionLimit: decompressionLimit, proxy: proxy, settings: settings,
