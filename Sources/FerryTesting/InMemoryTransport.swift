@@ -83,16 +83,26 @@ public struct InMemoryTransport: Transport {
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         // A handler that answers at once is answered without an async call: this transport's own frames are part of
         // what Benchmarks/ counts per in-memory request (README, "The request's async frames").
+        let answer: StubResponse
         if case .immediate(let handler) = responder {
-            recorder?.record(request)
-            if let error = context.stopError { throw error }
-            let answer = try handler(request)
-            if answer.delay == .zero || answer.webSocketServer != nil {
-                return try response(with: answer, to: request, context: context)
-            }
-            return try await respond(with: answer, to: request, context: context)
+            answer = try immediateAnswer(handler, to: request, context: context)
+        } else {
+            answer = try await stub(for: request, context: context)
         }
-        return try await respond(with: try await stub(for: request, context: context), to: request, context: context)
+        guard answer.delay > .zero, answer.webSocketServer == nil else {
+            return try response(with: answer, to: request, context: context)
+        }
+        try await context.stoppable { try await Task.sleep(for: answer.delay) }
+        return try response(with: answer, to: request, context: context)
+    }
+
+    /// The answer of a handler that responds at once, recorded; refused when Ferry already stopped the request.
+    private func immediateAnswer(
+        _ handler: @Sendable (Request) throws -> StubResponse, to request: Request, context: TransportContext?
+    ) throws -> StubResponse {
+        recorder?.record(request)
+        if let error = context?.stopError { throw error }
+        return try handler(request)
     }
 
     /// The handler's or the route's answer to `request`, recorded; run through `context` when there is one (an HTTP
@@ -103,10 +113,8 @@ public struct InMemoryTransport: Transport {
             recorder?.record(request)
             guard let context else { return try await handler(request) }
             return try await context.stoppable { try await handler(request) }
-        case .immediate(let respond):
-            recorder?.record(request)
-            if let error = context?.stopError { throw error }
-            return try respond(request)
+        case .immediate(let handler):
+            return try immediateAnswer(handler, to: request, context: context)
         case .routes(let routes):
             guard let route = routes.first(where: { $0.matches(request) }) else {
                 recorder?.record(request, expected: false)
@@ -121,15 +129,6 @@ public struct InMemoryTransport: Transport {
             guard let context else { return try await route.respond(request) }
             return try await context.stoppable { try await route.respond(request) }
         }
-    }
-
-    private func respond(
-        with answer: StubResponse, to request: Request, context: TransportContext
-    ) async throws -> TransportResponse {
-        if answer.delay > .zero, answer.webSocketServer == nil {
-            try await context.stoppable { try await Task.sleep(for: answer.delay) }
-        }
-        return try response(with: answer, to: request, context: context)
     }
 
     /// The head and body of `answer`, after its delay.

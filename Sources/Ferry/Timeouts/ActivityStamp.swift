@@ -3,17 +3,14 @@ import Synchronization
 /// When a request last saw activity, as one atomic integer: the hot path (a body chunk) pays one atomic store, and
 /// no shared lock.
 ///
-/// The instant is kept as nanoseconds from a fixed origin (the first stamp's use in the process). While paused (a
-/// slow stream consumer, not the server, holds the transfer back) there is no last activity, so idle time does not
-/// count. A value that cannot be copied, held inside its request's ``TransferControls``, which the timeout scheduler
+/// The instant is kept as nanoseconds after ``Moment``'s origin. While paused (a slow stream consumer, not the
+/// server, holds the transfer back) there is no last activity, so idle time does not count. A value that cannot be copied, held inside its request's ``TransferControls``, which the timeout scheduler
 /// holds: one object fewer per request than a class of its own (16 → 15 allocations per in-memory `GET`,
 /// Benchmarks/README.md, "Two objects fewer per request").
 struct ActivityStamp: ~Copyable, Sendable {
     /// The stored value that means "paused".
     private static let paused = Int64.min
-    /// The instant that offsets count from.
-    private static let origin = ContinuousClock.now
-    /// The last activity as nanoseconds after `origin`, or `paused`.
+    /// The last activity as nanoseconds after ``Moment``'s origin, or `paused`.
     private let offset: Atomic<Int64>
 
     /// Creates a paused stamp: registering the request's timeouts notes its first activity.
@@ -24,7 +21,7 @@ struct ActivityStamp: ~Copyable, Sendable {
     /// Records activity at `now`; resumes a paused stamp.
     /// - Parameter now: The instant of the activity.
     func note(_ now: ContinuousClock.Instant) {
-        offset.store(Self.nanoseconds(Self.origin.duration(to: now)), ordering: .relaxed)
+        offset.store(Self.nanoseconds(Moment(now).sinceOrigin), ordering: .relaxed)
     }
 
     /// Stops idle time from counting until the next ``note(_:)``.
@@ -35,7 +32,7 @@ struct ActivityStamp: ~Copyable, Sendable {
     /// The last activity, or `nil` while paused.
     var lastActivity: ContinuousClock.Instant? {
         let offset = offset.load(ordering: .relaxed)
-        return offset == Self.paused ? nil : Self.origin + .nanoseconds(offset)
+        return offset == Self.paused ? nil : Moment(sinceOrigin: .nanoseconds(offset)).instant
     }
 
     /// `duration` in whole nanoseconds, truncated, never equal to `paused`.

@@ -18,6 +18,11 @@ struct Moment: Sendable, Hashable, Comparable {
         sinceOrigin = Self.origin.duration(to: instant)
     }
 
+    /// The moment `sinceOrigin` after the origin.
+    init(sinceOrigin: Duration) {
+        self.sinceOrigin = sinceOrigin
+    }
+
     /// Now, on `ContinuousClock`.
     static var now: Moment { Moment(.now) }
 

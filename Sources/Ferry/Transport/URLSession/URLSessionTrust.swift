@@ -155,9 +155,11 @@ extension URLSessionTrust {
         var items: CFArray?
         let options = [kSecImportExportPassphrase as String: password] as CFDictionary
         guard SecPKCS12Import(bundle as CFData, options, &items) == errSecSuccess,
-            let first = (items as? [[String: Any]])?.first, let found = first[kSecImportItemIdentity as String]
+            let first = (items as? [[String: Any]])?.first, let found = first[kSecImportItemIdentity as String],
+            CFGetTypeID(found as CFTypeRef) == SecIdentityGetTypeID()
         else { return nil }
-        let identity = found as! SecIdentity  // A CF type: the import's identity entry is one; `as?` cannot check it.
+        // A CF type cannot be checked with `as?`; its type ID was checked above.
+        let identity = unsafeDowncast(found as AnyObject, to: SecIdentity.self)
         let chain = (first[kSecImportItemCertChain as String] as? [Any]) ?? []
         return (identity, Array(chain.dropFirst()))
     }
