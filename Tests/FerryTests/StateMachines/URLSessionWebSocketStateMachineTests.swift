@@ -60,6 +60,36 @@ struct URLSessionWebSocketStateMachineTests {
         #expect(openCompletion.opening == nil)
     }
 
+    @Test func aTLSRefusalWhileConnectingIsWhatTheUpgradeFailsWith() {
+        let pin = FerryError(
+            .transport(.secureConnectionFailed), detail: .tlsFailed("no pinned key in the chain of example.com"),
+            underlyingError: nil)
+        let roots = FerryError(
+            .transport(.secureConnectionFailed), detail: .tlsFailed("the chain is not trusted"), underlyingError: nil)
+        var machine = Machine()
+        _ = machine.waitForOpen(1)
+        // Given the delegate refusing the server's TLS twice (the second would be a later challenge)
+        machine.refuse(pin)
+        machine.refuse(roots)
+        // When URLSession completes the cancelled task, even after the handshake's time ran out
+        _ = machine.expire()
+        let completion = machine.completed()
+        // Then the waiter gets the first refusal, not a cancellation or a timeout, and so does a late waiter
+        #expect(completion.opening?.0 == 1)
+        #expect(completion.opening?.1 == .refused(pin))
+        #expect(completion.opening?.1 != .refused(roots))
+        let late = machine.waitForOpen(2)
+        #expect(late == .now(.refused(pin)))
+
+        // A refusal reported after the socket opened changes nothing
+        var open = Machine()
+        _ = open.opened(subprotocol: nil)
+        open.refuse(pin)
+        _ = open.completed()
+        let afterOpen = open.waitForOpen(3)
+        #expect(afterOpen == .now(.failed(expired: false)))
+    }
+
     @Test func onlyTheFirstCloseIsSentAndNoneAfterTheEnd() {
         var machine = Machine()
         _ = machine.opened(subprotocol: nil)

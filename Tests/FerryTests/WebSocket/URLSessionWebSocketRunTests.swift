@@ -102,6 +102,23 @@ struct URLSessionWebSocketRunTests {
         #expect(socket.inbox.closeFrame?.code == .normalClosure)
     }
 
+    @Test func aTLSRefusalIsWhatTheWaitingUpgradeGetsWhenURLSessionCancelsTheTask() async {
+        let task = ScriptedWebSocketTask(queued: [])
+        let socket = URLSessionWebSocket(task: task)
+        task.attach(socket)
+        let refusal = FerryError(
+            .transport(.secureConnectionFailed), detail: .tlsFailed("no pinned key in the chain of 127.0.0.1"),
+            underlyingError: nil)
+        // Given a task awaiting the upgrade
+        async let opening = socket.waitForOpen(timeout: nil)
+        // When the delegate refuses the server's trust, and the cancelled task completes (as on Apple platforms)
+        socket.refused(refusal)
+        task.cancel()
+        // Then the upgrade fails with the refusal, whether the waiter came before the completion or after it
+        #expect(await opening == .refused(refusal))
+        #expect(await socket.waitForOpen(timeout: nil) == .refused(refusal))
+    }
+
     @Test func aCancelledConsumerClosesWith1001() async throws {
         let socket = start(ScriptedWebSocketTask(queued: []))
         let consumer = Task { try await socket.inbox.next() }

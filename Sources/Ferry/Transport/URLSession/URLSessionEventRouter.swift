@@ -90,6 +90,7 @@ final class URLSessionEventRouter: NSObject, URLSessionDataDelegate, URLSessionW
             return completionHandler(disposition, credential)
         case .refuse(let error)?:
             call(for: task)?.stop(error)
+            socket(for: task)?.refused(error)
             return completionHandler(.cancelAuthenticationChallenge, nil)
         case nil:
             break

@@ -62,6 +62,8 @@ extension URLSessionTransport {
         head?.url = url
         if head?.httpVersion == nil { head?.httpVersion = "HTTP/1.1" }
         switch opening {
+        case .refused(let error):
+            throw error.adding(request: request, response: nil, body: nil)
         case .failed(expired: true):
             throw FerryError(.timedOut(kind), request: request)
         case .failed:

@@ -22,6 +22,8 @@ struct URLSessionWebSocketStateMachine<OpenWaiter, EndWaiter> {
     private var phase = Phase.connecting(nil)
     private var endWaiters: [EndWaiter] = []
     private var expired = false
+    /// Why Ferry refused the server's TLS (a pin, the policy's roots) while connecting: the upgrade's failure.
+    private var refusal: FerryError?
     private var pingInFlight = false
 
     /// The subprotocol URLSession reported when the upgrade succeeded.
@@ -48,8 +50,13 @@ struct URLSessionWebSocketStateMachine<OpenWaiter, EndWaiter> {
         case .open:
             return .now(.opened)
         case .ended:
-            return .now(.failed(expired: expired))
+            return .now(failure)
         }
+    }
+
+    /// How an upgrade that never opened failed: Ferry's TLS refusal, else the task's end (or the time running out).
+    private var failure: Opening {
+        refusal.map(Opening.refused) ?? .failed(expired: expired)
     }
 
     /// URLSession says the upgrade succeeded, with the subprotocol the server chose. - Returns: The waiter to resume
@@ -68,6 +75,13 @@ struct URLSessionWebSocketStateMachine<OpenWaiter, EndWaiter> {
         return true
     }
 
+    /// The delegate refused the server's TLS as the transport's policy says (URLSession then cancels the task).
+    /// The first refusal while connecting is kept: it, not the cancellation, is what the upgrade's waiter gets.
+    mutating func refuse(_ error: FerryError) {
+        guard case .connecting = phase, refusal == nil else { return }
+        refusal = error
+    }
+
     // MARK: The close and the end
 
     /// URLSession reports the server's close frame.
@@ -84,11 +98,11 @@ struct URLSessionWebSocketStateMachine<OpenWaiter, EndWaiter> {
     }
 
     /// The task completed. - Returns: The waiter of an upgrade that never opened (to resume with
-    /// ``Opening/failed(expired:)``), and those waiting for the end.
+    /// ``Opening/failed(expired:)`` or ``Opening/refused(_:)``), and those waiting for the end.
     mutating func completed() -> (opening: (OpenWaiter, Opening)?, ended: [EndWaiter]) {
         let opening: (OpenWaiter, Opening)?
         switch phase {
-        case .connecting(let waiter): opening = waiter.map { ($0, .failed(expired: expired)) }
+        case .connecting(let waiter): opening = waiter.map { ($0, failure) }
         case .open, .ended: opening = nil
         }
         phase = .ended
@@ -125,4 +139,16 @@ enum URLSessionWebSocketOpening: Equatable {
     case opened
     /// The task completed before it opened (refused, unreachable, cancelled), or the handshake's time ran out.
     case failed(expired: Bool)
+    /// Ferry refused the server's TLS as the transport's policy says (a pin not in the chain, an untrusted root).
+    case refused(FerryError)
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.opened, .opened): true
+        case (.failed(let left), .failed(let right)): left == right
+        // The same reason and message: enough to tell refusals apart in the machine's tests.
+        case (.refused(let left), .refused(let right)): left.reason == right.reason && "\(left)" == "\(right)"
+        default: false
+        }
+    }
 }

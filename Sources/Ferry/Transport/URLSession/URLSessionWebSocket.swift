@@ -38,6 +38,11 @@ final class URLSessionWebSocket: Sendable {
         state.withLock { $0.serverClosed(close) }
     }
 
+    /// The delegate refused the server's TLS; the upgrade fails with `error` (URLSession cancels the task).
+    func refused(_ error: FerryError) {
+        state.withLock { $0.refuse(error) }
+    }
+
     /// The task completed.
     func completed() {
         let (opening, ended) = state.withLock { $0.completed() }
