@@ -71,6 +71,12 @@ struct FerryBinaryConnectionTests {
         #expect(mutual.out.contains("CN=Ferry test client"), "\(mutual.out)")
         let insecure = try await FerryBinary.run(["-b", "--no-verify", TLSServers.url("selfSigned").absoluteString])
         #expect(insecure.status == 0, "\(insecure.err)")
+        // `--verify` after `--no-verify` checks the certificate again: the later flag wins
+        let verified = try await FerryBinary.run([
+            "-b", "--no-verify", "--verify", TLSServers.url("selfSigned").absoluteString,
+        ])
+        #expect(verified.status == 1)
+        #expect(verified.err.contains("secure connection"), "\(verified.err)")
     }
     #else
     @Test func urlSessionRefusesTheFlagsBeforeSendingAndSaysHowToBuildFerry() async throws {
@@ -80,6 +86,9 @@ struct FerryBinaryConnectionTests {
             #expect(run.err.contains("cannot honour"), "\(flags): \(run.err)")
             #expect(run.err.contains("--traits AsyncHTTPClient"), "\(flags): \(run.err)")
         }
+        // `--verify` asks for what URLSession does anyway: nothing to refuse (nginx answers when it runs)
+        let verified = try await FerryBinary.run(["-b", "--verify", nginx])
+        #expect(verified.status == (InteropServers.nginx == nil ? 1 : 0), "\(verified.err)")
     }
     #endif
 }

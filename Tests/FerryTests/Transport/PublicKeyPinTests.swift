@@ -116,6 +116,19 @@ import Testing
         #expect(TLSPolicy().pinFailure(host: "pin.test", chain: []) == nil)
     }
 
+    @Test func aBackupPinLetsTheChainPassAfterTheKeyChanged() throws {
+        // Given the current key's pin and a backup for the key that will replace it
+        let current = try TLSPolicy.PublicKeyPin(Self.rsaPin)
+        let backup = try TLSPolicy.PublicKeyPin(Self.ecPin)
+        let policy = TLSPolicy(pinnedPublicKeys: [current, backup])
+        // Then a chain of the current key passes, a chain of the new one passes through the backup alone, and without
+        // the backup the new key's chain fails
+        #expect(policy.pinFailure(host: "pin.test", chain: [try Self.der(Self.rsa)]) == nil)
+        #expect(policy.pinFailure(host: "pin.test", chain: [try Self.der(Self.ec)]) == nil)
+        let currentOnly = TLSPolicy(pinnedPublicKeys: [current])
+        #expect(currentOnly.pinFailure(host: "pin.test", chain: [try Self.der(Self.ec)]) != nil)
+    }
+
     @Test func aChainWithoutAPinnedKeyFailsNamingTheHostThePinsAndTheKeysSeen() throws {
         let backup = try TLSPolicy.PublicKeyPin(sha256: Data(repeating: 7, count: 32))
         let policy = TLSPolicy(pinnedPublicKeys: [try .init(Self.rsaPin), backup])

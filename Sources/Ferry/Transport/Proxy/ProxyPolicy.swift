@@ -2,8 +2,10 @@ import Foundation
 
 /// Whether and through which proxy a transport connects: one value, the same meaning on every transport.
 ///
-/// ``environment`` is the default on ``URLSessionTransport`` and `AsyncHTTPClientTransport`: both read the
-/// variables curl reads, with curl's rules, so the two transports proxy the same requests. A transport that cannot
+/// ``environment`` is the default on ``URLSessionTransport`` and `AsyncHTTPClientTransport`. On Linux both follow the
+/// variables curl reads, with curl's rules (Ferry reads them for `AsyncHTTPClientTransport`, libcurl for URLSession),
+/// so the two transports proxy the same requests; on Apple platforms URLSession follows the system's proxy settings
+/// instead. A transport that cannot
 /// honour a policy refuses it when it is created, with ``FerryError/Reason/unsupportedSetting(setting:remedy:)``:
 /// a request never runs without the policy it was given.
 ///

@@ -8,8 +8,8 @@ import Foundation
 /// made, with ``FerryError/Reason/unsupportedSetting(setting:remedy:)``: a request never runs without the policy it
 /// was given. `AsyncHTTPClientTransport` honours all of it but ``pinnedPublicKeys`` (AsyncHTTPClient has no
 /// verification callback); ``URLSessionTransport`` on Apple platforms honours all of it but a PEM client identity
-/// (URLSession needs a PKCS#12 bundle), and on Linux only the default (FoundationNetworking has no trust or identity
-/// hook).
+/// (URLSession needs a PKCS#12 bundle) and a per-host minimum version other than the session's (URLSession has one
+/// for the session), and on Linux only the default (FoundationNetworking has no trust or identity hook).
 ///
 /// ```swift
 /// let policy = TLSPolicy(
