@@ -46,6 +46,25 @@ struct ProxyInteropTests {
         #expect(await get(origin, through: dead).error?.reason == .transport(.cannotConnect))
     }
 
+    @Test(.enabled(if: TLSServers.available))
+    func anHTTPSOriginIsReachedThroughTheTunnelWithThePolicysTrust() async throws {
+        let valid = TLSServers.url("valid")
+        let trusting = TLSPolicy(trustRoots: .only([try TLSServers.root()]))
+        let proxies: [ProxyPolicy] = [
+            .http(host: "127.0.0.1", port: proxyPort), .socks5(host: "127.0.0.1", port: proxyPort),
+        ]
+        for proxy in proxies {
+            // Given nginx over TLS behind the proxy, when the transport trusts the test root
+            let through = try AsyncHTTPClientTransport(proxy: proxy, tls: trusting)
+            let response = await get(valid, through: through)
+            // Then the request goes through the tunnel and TLS runs end to end with the origin
+            #expect(response.statusCode == 200, "\(proxy): \(String(describing: response.error))")
+            // And without the root the origin's certificate is refused: the proxy did not answer in its place
+            let system = try AsyncHTTPClientTransport(proxy: proxy)
+            #expect(await get(valid, through: system).error?.reason == .transport(.secureConnectionFailed))
+        }
+    }
+
     @Test func credentialsOpenTheProxyAndWrongOnesFailWithAClearError() async throws {
         let right = try AsyncHTTPClientTransport(
             proxy: .http(
