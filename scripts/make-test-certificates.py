@@ -124,6 +124,9 @@ def main():
     (out / "client-ca.pem").write_bytes(pem(client_ca))
     (out / "client.pem").write_bytes(pem(client))
     (out / "client.key").write_bytes(key_pem(client_key))
+    # The same key encrypted with the password "ferry" (PKCS#8, PEM), for a PEM identity with a password.
+    (out / "client-encrypted.key").write_bytes(client_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.BestAvailableEncryption(b"ferry")))
     (out / "client.p12").write_bytes(pkcs12.serialize_key_and_certificates(
         b"ferry client", client_key, client, None, serialization.BestAvailableEncryption(b"ferry")))
 

@@ -108,6 +108,9 @@ struct TLSInteropTests {
         #expect(answer.tls == "TLSv1.3")
         let added = try transport(TLSPolicy(trustRoots: .systemAnd([try TLSServers.root()])))
         #expect(await fetch(TLSServers.url("valid"), through: added).statusCode == 200)
+        let addedDER = try transport(
+            TLSPolicy(trustRoots: .systemAnd([TLSCertificate(der: try TLSServers.data("root-ca.der"))])))
+        #expect(await fetch(TLSServers.url("valid"), through: addedDER).statusCode == 200)
         // DER works as PEM does.
         let der = try transport(TLSPolicy(trustRoots: .only([TLSCertificate(der: try TLSServers.data("root-ca.der"))])))
         #expect(await fetch(TLSServers.url("valid", host: "localhost"), through: der).statusCode == 200)
@@ -155,6 +158,18 @@ struct TLSInteropTests {
         let answer = try await Session(configuration: .init(transport: withPEM)).get(url)
             .serializingDecodable(Answer.self)
         #expect(answer.client == "CN=Ferry test client")
+        // A PEM key encrypted with a password is read with it; with a wrong one the transport is refused when made.
+        let encrypted = TLSClientIdentity.pem(
+            certificateChain: try TLSServers.data("client.pem"),
+            privateKey: try TLSServers.data("client-encrypted.key"), password: "ferry")
+        let withEncrypted = try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: encrypted))
+        #expect(await fetch(url, through: withEncrypted).statusCode == 200)
+        let wrongPassword = TLSClientIdentity.pem(
+            certificateChain: try TLSServers.data("client.pem"),
+            privateKey: try TLSServers.data("client-encrypted.key"), password: "nope")
+        #expect(throws: FerryError.self) {
+            try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: wrongPassword))
+        }
         let p12 = TLSClientIdentity.pkcs12(try TLSServers.data("client.p12"), password: "ferry")
         let withP12 = try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: p12))
         #expect(await fetch(url, through: withP12).statusCode == 200)
@@ -170,6 +185,24 @@ struct TLSInteropTests {
         let error = try #require(await fetch(TLSServers.url("tls12Only"), through: modern).error)
         #expect(error.reason == .transport(.secureConnectionFailed))
         #expect(error.message.contains("no TLS version"), "\(error.message)")
+    }
+
+    @Test func aPerHostMinimumVersionAppliesToItsHostOnly() async throws {
+        let root = try TLSServers.root()
+        let policy = TLSPolicy(
+            trustRoots: .only([root]),
+            perHost: ["localhost": TLSPolicy(trustRoots: .only([root]), minimumVersion: .tls1_3)])
+        let session = Session(configuration: .init(transport: try transport(policy)))
+        // The session's own policy reaches the TLS 1.2 server by address; the host's entry refuses it by name
+        let byAddress = try await session.get(TLSServers.url("tls12Only")).serializingDecodable(Answer.self)
+        #expect(byAddress.tls == "TLSv1.2")
+        let refused = await fetch(TLSServers.url("tls12Only", host: "localhost"), through: try transport(policy))
+        let byName = try #require(refused.error)
+        #expect(byName.reason == .transport(.secureConnectionFailed))
+        #expect(byName.message.contains("no TLS version"), "\(byName.message)")
+        let modern = try await session.get(TLSServers.url("tls13Only", host: "localhost"))
+            .serializingDecodable(Answer.self)
+        #expect(modern.tls == "TLSv1.3")
     }
 
     @Test func pinsAreRefusedWhenTheTransportIsMade() throws {
