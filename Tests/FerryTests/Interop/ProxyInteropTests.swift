@@ -6,6 +6,10 @@ import Testing
 import AsyncHTTPClient
 #endif
 
+#if Logging
+import Logging
+#endif
+
 /// The proxies `scripts/servers.sh` starts: pproxy (HTTP and SOCKS5 on one port) and tinyproxy (HTTP with
 /// credentials `ferry:s3cret`).
 enum ProxyServers {
@@ -62,6 +66,37 @@ struct ProxyInteropTests {
             // And without the root the origin's certificate is refused: the proxy did not answer in its place
             let system = try AsyncHTTPClientTransport(proxy: proxy)
             #expect(await get(valid, through: system).error?.reason == .transport(.secureConnectionFailed))
+        }
+    }
+
+    @Test func theProxysCredentialsAreInNoDescriptionOfTheRequest() async throws {
+        let transport = try AsyncHTTPClientTransport(
+            proxy: .http(
+                host: "127.0.0.1", port: authPort, credentials: .init(username: "ferry", password: "s3cret")))
+        #if Logging
+        let handler = RecordingLogHandler()
+        let session = Session(
+            configuration: .init(idleTimeout: Duration.seconds(20).scaled, transport: transport),
+            logger: Logger(label: "proxy") { _ in handler })
+        #else
+        let session = Session(configuration: .init(idleTimeout: Duration.seconds(20).scaled, transport: transport))
+        #endif
+        // Given a request that went through the proxy with its credentials
+        let response = await session.get(origin).response
+        #expect(response.statusCode == 200)
+        // Then neither the password nor the Basic value made of it is in any text that describes the request
+        let basic = Data("ferry:s3cret".utf8).base64EncodedString()
+        var texts = [
+            String(decoding: response.har(), as: UTF8.self), session.cURLDescription(of: Request(url: origin)),
+            String(describing: response), String(reflecting: response), String(describing: response.timeline),
+            String(describing: transport),
+        ]
+        #if Logging
+        try await waitUntil { !handler.records.isEmpty }
+        texts += handler.records.map { "\($0.message) \($0.metadata)" }
+        #endif
+        for text in texts {
+            #expect(!text.contains("s3cret") && !text.contains(basic), "\(text)")
         }
     }
 
