@@ -50,6 +50,22 @@ struct WebSocketTLSInteropTests {
         // nginx answers 400 to a request that came without the certificate it asks for.
         #expect(await upgrade("clientCertificateRequired", with)?.reason == .unacceptableStatus(200))
         #expect(await upgrade("clientCertificateRequired", without)?.reason == .unacceptableStatus(400))
+        // A PKCS#12 bundle as well
+        let bundle = TLSClientIdentity.pkcs12(try TLSServers.data("client.p12"), password: "ferry")
+        let withBundle = try AsyncHTTPClientTransport(
+            proxy: .direct, tls: TLSPolicy(trustRoots: .only([root]), clientIdentity: bundle))
+        #expect(await upgrade("clientCertificateRequired", withBundle)?.reason == .unacceptableStatus(200))
+    }
+
+    @Test func theMinimumVersionAndRootsAddedToTheSystemsApply() async throws {
+        let root = try TLSServers.root()
+        let modern = try AsyncHTTPClientTransport(
+            proxy: .direct, tls: TLSPolicy(trustRoots: .systemAnd([root]), minimumVersion: .tls1_3))
+        // The run's root added to the system's opens the TLS 1.3 server; TLS 1.3 as the minimum refuses the 1.2 one
+        #expect(await upgrade("tls13Only", modern)?.reason == .unacceptableStatus(200))
+        #expect(await upgrade("tls12Only", modern)?.reason == .transport(.secureConnectionFailed))
+        let any = try AsyncHTTPClientTransport(proxy: .direct, tls: TLSPolicy(trustRoots: .systemAnd([root])))
+        #expect(await upgrade("tls12Only", any)?.reason == .unacceptableStatus(200))
     }
 
     @Test(.enabled(if: ProxyServers.available))
