@@ -54,8 +54,17 @@ struct TLSInteropTests {
 
     #if canImport(FoundationNetworking)
     @Test func urlSessionOnLinuxRefusesAPolicyItCannotHonour() throws {
-        let pin = try TLSPolicy.PublicKeyPin(publicKeyOf: TLSServers.root())
-        for policy in [TLSPolicy(trustRoots: .only([try TLSServers.root()])), TLSPolicy(pinnedPublicKeys: [pin])] {
+        let root = try TLSServers.root()
+        let pin = try TLSPolicy.PublicKeyPin(publicKeyOf: root)
+        let identity = TLSClientIdentity.pkcs12(try TLSServers.data("client.p12"), password: "ferry")
+        // Every setting of a policy, alone: each is refused, none is run without
+        let policies = [
+            TLSPolicy(trustRoots: .only([root])), TLSPolicy(trustRoots: .systemAnd([root])),
+            TLSPolicy(pinnedPublicKeys: [pin]), TLSPolicy(clientIdentity: identity), TLSPolicy(minimumVersion: .tls1_3),
+            TLSPolicy(serverVerification: .dangerouslyAcceptingAnyCertificate),
+            TLSPolicy(perHost: ["localhost": TLSPolicy(minimumVersion: .tls1_3)]),
+        ]
+        for policy in policies {
             let error = #expect(throws: FerryError.self) { try URLSessionTransport(tls: policy) }
             #expect(error?.message == "The transport cannot honour a TLSPolicy on URLSession on Linux.")
             #expect(error?.recoverySuggestion?.contains("AsyncHTTPClientTransport") == true)
