@@ -155,6 +155,26 @@ struct ProxyInteropTests {
         #expect(!error.message.contains("hidden"))
     }
 
+    @Test(.enabled(if: TLSServers.available))
+    func httpsURLsTakeHTTPSProxyFromTheEnvironment() async throws {
+        var configuration = AsyncHTTPClientTransport.defaultConfiguration
+        configuration.tlsConfiguration = try TLSPolicy(trustRoots: .only([try TLSServers.root()])).nioConfiguration()
+        func transport(_ variables: [String: String]) -> AsyncHTTPClientTransport {
+            AsyncHTTPClientTransport(
+                configuration: configuration, policy: .environment,
+                environment: EnvironmentProxySettings(environment: variables))
+        }
+        let valid = TLSServers.url("valid")
+        let live = "http://127.0.0.1:\(proxyPort)"
+        let dead = "http://127.0.0.1:\(ProxyServers.deadPort)"
+        // HTTPS_PROXY (or https_proxy) carries an https request through the tunnel; a dead one fails it, so it was
+        // used; http_proxy is not read for https URLs
+        #expect(await get(valid, through: transport(["HTTPS_PROXY": live])).statusCode == 200)
+        #expect(await get(valid, through: transport(["HTTPS_PROXY": dead])).error?.reason == .transport(.cannotConnect))
+        #expect(await get(valid, through: transport(["https_proxy": dead])).error?.reason == .transport(.cannotConnect))
+        #expect(await get(valid, through: transport(["http_proxy": dead])).statusCode == 200)
+    }
+
     @Test func aProxyInTwoPlacesIsRefusedWhenTheTransportIsMade() throws {
         var configuration = AsyncHTTPClientTransport.defaultConfiguration
         configuration.proxy = .server(host: "127.0.0.1", port: proxyPort)
