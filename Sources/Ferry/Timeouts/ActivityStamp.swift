@@ -4,9 +4,10 @@ import Synchronization
 /// no shared lock.
 ///
 /// The instant is kept as nanoseconds after ``Moment``'s origin. While paused (a slow stream consumer, not the
-/// server, holds the transfer back) there is no last activity, so idle time does not count. A value that cannot be copied, held inside its request's ``TransferControls``, which the timeout scheduler
-/// holds: one object fewer per request than a class of its own (16 → 15 allocations per in-memory `GET`,
-/// Benchmarks/README.md, "Two objects fewer per request").
+/// server, holds the transfer back) there is no last activity, so idle time does not count. A value that cannot be
+/// copied, held inside its request's ``TransferControls``, which the timeout scheduler holds: one object fewer per
+/// request than a class of its own (16 → 15 allocations per in-memory `GET`, Benchmarks/README.md, "Two objects fewer
+/// per request").
 struct ActivityStamp: ~Copyable, Sendable {
     /// The stored value that means "paused".
     private static let paused = Int64.min

@@ -35,6 +35,16 @@ struct ProxyInteropTests {
     }
 
     #if AsyncHTTPClient
+    /// A transport on `ProxyPolicy.environment` that reads `variables` instead of the process's environment.
+    func environmentTransport(
+        _ variables: [String: String],
+        configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration
+    ) -> AsyncHTTPClientTransport {
+        AsyncHTTPClientTransport(
+            configuration: configuration, policy: .environment,
+            environment: EnvironmentProxySettings(environment: variables))
+    }
+
     @Test func anHTTPProxyCarriesTheRequestAndADeadOneFailsIt() async throws {
         let through = try AsyncHTTPClientTransport(proxy: .http(host: "127.0.0.1", port: proxyPort))
         #expect(await get(origin, through: through).statusCode == 200)
@@ -130,9 +140,7 @@ struct ProxyInteropTests {
     @Test func theEnvironmentPolicyReadsTheVariablesAsCurlDoes() async throws {
         let host = try #require(origin.host())
         func transport(_ variables: [String: String]) -> AsyncHTTPClientTransport {
-            AsyncHTTPClientTransport(
-                configuration: AsyncHTTPClientTransport.defaultConfiguration, policy: .environment,
-                environment: EnvironmentProxySettings(environment: variables))
+            environmentTransport(variables)
         }
         let live = "http://127.0.0.1:\(proxyPort)"
         let dead = "http://127.0.0.1:\(ProxyServers.deadPort)"
@@ -160,9 +168,7 @@ struct ProxyInteropTests {
         var configuration = AsyncHTTPClientTransport.defaultConfiguration
         configuration.tlsConfiguration = try TLSPolicy(trustRoots: .only([try TLSServers.root()])).nioConfiguration()
         func transport(_ variables: [String: String]) -> AsyncHTTPClientTransport {
-            AsyncHTTPClientTransport(
-                configuration: configuration, policy: .environment,
-                environment: EnvironmentProxySettings(environment: variables))
+            environmentTransport(variables, configuration: configuration)
         }
         let valid = TLSServers.url("valid")
         let live = "http://127.0.0.1:\(proxyPort)"

@@ -168,17 +168,14 @@ struct TLSInteropTests {
             .serializingDecodable(Answer.self)
         #expect(answer.client == "CN=Ferry test client")
         // A PEM key encrypted with a password is read with it; with a wrong one the transport is refused when made.
-        let encrypted = TLSClientIdentity.pem(
-            certificateChain: try TLSServers.data("client.pem"),
-            privateKey: try TLSServers.data("client-encrypted.key"), password: "ferry")
-        let withEncrypted = try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: encrypted))
-        #expect(await fetch(url, through: withEncrypted).statusCode == 200)
-        let wrongPassword = TLSClientIdentity.pem(
-            certificateChain: try TLSServers.data("client.pem"),
-            privateKey: try TLSServers.data("client-encrypted.key"), password: "nope")
-        #expect(throws: FerryError.self) {
-            try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: wrongPassword))
+        func encrypted(password: String) throws -> TLSPolicy {
+            let identity = TLSClientIdentity.pem(
+                certificateChain: try TLSServers.data("client.pem"),
+                privateKey: try TLSServers.data("client-encrypted.key"), password: password)
+            return TLSPolicy(trustRoots: .only([root]), clientIdentity: identity)
         }
+        #expect(await fetch(url, through: try transport(encrypted(password: "ferry"))).statusCode == 200)
+        #expect(throws: FerryError.self) { try transport(encrypted(password: "nope")) }
         let p12 = TLSClientIdentity.pkcs12(try TLSServers.data("client.p12"), password: "ferry")
         let withP12 = try transport(TLSPolicy(trustRoots: .only([root]), clientIdentity: p12))
         #expect(await fetch(url, through: withP12).statusCode == 200)

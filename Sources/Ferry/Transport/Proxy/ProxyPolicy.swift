@@ -5,9 +5,8 @@ import Foundation
 /// ``environment`` is the default on ``URLSessionTransport`` and `AsyncHTTPClientTransport`. On Linux both follow the
 /// variables curl reads, with curl's rules (Ferry reads them for `AsyncHTTPClientTransport`, libcurl for URLSession),
 /// so the two transports proxy the same requests; on Apple platforms URLSession follows the system's proxy settings
-/// instead. A transport that cannot
-/// honour a policy refuses it when it is created, with ``FerryError/Reason/unsupportedSetting(setting:remedy:)``:
-/// a request never runs without the policy it was given.
+/// instead. A transport that cannot honour a policy refuses it when it is created, with
+/// ``FerryError/Reason/unsupportedSetting(setting:remedy:)``: a request never runs without the policy it was given.
 ///
 /// ```swift
 /// let transport = try AsyncHTTPClientTransport(
