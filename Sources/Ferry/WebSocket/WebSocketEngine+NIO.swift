@@ -90,7 +90,7 @@ enum WebSocketEngine {
             let head = response(refused.head, url: url)
             throw FerryError(
                 .unacceptableStatus(head.statusCode), request: request, response: head,
-                body: Data(refused.body.readableBytesView))
+                body: Data(copying: refused.body))
         case .upgraded(let channel, let responseHead):
             return try await opened(
                 channel, responseHead: responseHead, request: request, options: options,
@@ -321,7 +321,7 @@ enum WebSocketEngine {
         private func next() async throws -> WebSocketMessage? {
             switch try await iterator.next() {
             case .text(let text): .text(text)
-            case .binary(let buffer): .binary(Data(buffer.readableBytesView))
+            case .binary(let buffer): .binary(Data(copying: buffer))
             case nil: nil
             }
         }

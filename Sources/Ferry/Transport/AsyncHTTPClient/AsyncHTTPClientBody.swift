@@ -48,7 +48,7 @@ final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
         defer { self.iterator = iterator }
         guard let buffer = try await iterator.next() else { return nil }
         context.noteActivity()
-        return Data(buffer.readableBytesView)
+        return Data(copying: buffer)
     }
 }
 #endif

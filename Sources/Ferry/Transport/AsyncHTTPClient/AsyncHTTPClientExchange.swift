@@ -85,7 +85,7 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         context.noteActivity()
-        let part = Data(buffer.readableBytesView)
+        let part = Data(copying: buffer)
         let eventLoop = task.eventLoop
         switch state.withLock({ $0.receive(part) { eventLoop.makePromise(of: Void.self) } }) {
         case .proceed(let flush):
