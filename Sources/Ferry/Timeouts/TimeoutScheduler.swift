@@ -9,12 +9,7 @@
 /// it are accepted and start a new sleeper, so a request that races a session's shutdown keeps its timeouts.
 final class TimeoutScheduler: Sendable {
     /// A registered request's handle: it notes activity and ends the registration.
-    ///
-    /// A class, not a struct: the transport context, the exchange and the body reader each hold it, and every copy
-    /// of a struct with a weak reference and an existential clock went through the runtime (weak-reference copies
-    /// and destroys, value witnesses): about 3 µs of CPU a request with 64 requests in flight on AsyncHTTPClient
-    /// (`perf record`, Benchmarks/README.md, "The timeout registration as a class").
-    final class Registration: Sendable {
+    struct Registration: Sendable {
         /// The registration's key in the scheduler.
         let id: UInt64
         /// The request, whose last activity the idle timeout measures.
