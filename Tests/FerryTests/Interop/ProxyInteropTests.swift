@@ -139,23 +139,22 @@ struct ProxyInteropTests {
 
     @Test func theEnvironmentPolicyReadsTheVariablesAsCurlDoes() async throws {
         let host = try #require(origin.host())
-        func transport(_ variables: [String: String]) -> AsyncHTTPClientTransport {
-            environmentTransport(variables)
-        }
         let live = "http://127.0.0.1:\(proxyPort)"
         let dead = "http://127.0.0.1:\(ProxyServers.deadPort)"
-        #expect(await get(origin, through: transport(["http_proxy": live])).statusCode == 200)
+        #expect(await get(origin, through: environmentTransport(["http_proxy": live])).statusCode == 200)
         // A dead proxy fails the request: the variable is used.
-        #expect(await get(origin, through: transport(["http_proxy": dead])).error != nil)
+        #expect(await get(origin, through: environmentTransport(["http_proxy": dead])).error != nil)
         // Upper-case HTTP_PROXY is not read for http URLs, as curl: the request goes direct.
-        #expect(await get(origin, through: transport(["HTTP_PROXY": dead])).statusCode == 200)
+        #expect(await get(origin, through: environmentTransport(["HTTP_PROXY": dead])).statusCode == 200)
         // ALL_PROXY stands in, and NO_PROXY sends the listed host direct.
-        #expect(await get(origin, through: transport(["ALL_PROXY": dead])).error != nil)
-        #expect(await get(origin, through: transport(["ALL_PROXY": dead, "NO_PROXY": host])).statusCode == 200)
-        #expect(await get(origin, through: transport(["http_proxy": dead, "no_proxy": "*"])).statusCode == 200)
+        #expect(await get(origin, through: environmentTransport(["ALL_PROXY": dead])).error != nil)
+        #expect(
+            await get(origin, through: environmentTransport(["ALL_PROXY": dead, "NO_PROXY": host])).statusCode == 200)
+        #expect(
+            await get(origin, through: environmentTransport(["http_proxy": dead, "no_proxy": "*"])).statusCode == 200)
         // An unusable variable fails the request, naming the variable and hiding the password.
         let error = try #require(
-            await get(origin, through: transport(["http_proxy": "https://u:hidden@127.0.0.1:1"])).error)
+            await get(origin, through: environmentTransport(["http_proxy": "https://u:hidden@127.0.0.1:1"])).error)
         #expect(
             error.reason
                 == .unsupportedSetting(
