@@ -100,7 +100,6 @@ extension Pipeline {
         }
         if let error = controls.signal.error { throw error }
         if Task.isCancelled { throw FerryError(.cancelled) }
-        exchange.timeout?.noteActivity()
     }
 
     /// Reads and drops the body of an attempt that will be retried, so the connection can be reused; a long one is

@@ -20,13 +20,12 @@ extension Pipeline {
         let host = RequestLimiter.hostKey(of: request.url)
         if exchange.slot?.host == host { return }
         exchange.releaseSlot()
-        // The idle timeout does not count the wait; the total timeout does.
+        // The idle timeout does not count the wait (it counts again from the hand-over); the total timeout does.
         exchange.timeout?.pause()
         defer { exchange.updateHop { $0.queueWait = start.duration(to: Moment.now) } }
         try await limiter.acquire(host, signal: controls.signal)
         exchange.slot = Exchange.Slot(limiter: limiter, host: host)
         if let error = controls.signal.error { throw error }
         if Task.isCancelled { throw FerryError(.cancelled) }
-        exchange.timeout?.noteActivity()
     }
 }

@@ -110,6 +110,9 @@ final class Pipeline: Sendable {
         let deadline = prepared.totalTimeout.map { exchange.start + $0 }
         exchange.timeout = timeouts.register(
             idle: prepared.idleTimeout, deadline: deadline, stopping: controls)
+        // The idle time counts while the transport waits on the network, from each hand-over on (`send`): not while
+        // Ferry's own steps (the cache, spooling, interceptors) run or wait for a thread to run on.
+        exchange.timeout?.pause()
         let chain = prepared.interceptors
         var revalidating: Revalidation?
         if let cache, prepared.request.method == .get {
@@ -220,6 +223,7 @@ final class Pipeline: Sendable {
             if let limiter {
                 try await admit(sent, to: limiter, since: handOver, controls: controls, exchange: exchange)
             }
+            exchange.timeout?.noteActivity()
             let response = try await configuration.transport.send(sent, context: context)
             configuration.cookieJar?.storeCookies(of: response.head, for: current.url)
             exchange.received(response.head)

@@ -13,6 +13,11 @@ extension Session {
         public var headers: HTTPHeaders
         /// The longest time without any byte moving before a request fails with
         /// ``FerryError/Reason/timedOut(_:)`` (``FerryError/TimeoutKind/idle``). 60 seconds by default.
+        ///
+        /// It counts only while the transport waits on the network: from the moment the request is handed to the
+        /// transport, and not while Ferry's own steps run (the cache, interceptors, a retry's wait, a connection
+        /// limit's queue) nor while the reader holds a chunk or a body that has fully arrived. The total timeout
+        /// counts everything.
         public var idleTimeout: Duration
         /// The longest time a whole request may take, redirects included; `nil` (the default) for no limit.
         public var totalTimeout: Duration?

@@ -26,6 +26,40 @@ struct SessionTimeoutTests {
         #expect(await session.activeRequestCount == 0)
     }
 
+    @Test func theIdleTimeCountsFromTheHandOverToTheTransport() async throws {
+        // Given an adapter that holds the request for five idle timeouts before the transport gets it (as a busy
+        // process's cooperative threads do to every step)
+        let clock = ManualTimeoutClock()
+        let (entered, enter) = AsyncStream<Void>.makeStream()
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let session = stubSession {
+            $0.timeoutClock = clock
+            $0.idleTimeout = .seconds(1)
+            $0.interceptors = [
+                Interceptor.adapter { request in
+                    enter.yield()
+                    for await _ in released { break }
+                    return request
+                }
+            ]
+        } _: { _ in
+            .text("ok")
+        }
+        async let response = session.get("held").response
+        var entries = entered.makeAsyncIterator()
+        _ = await entries.next()
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(5))
+        // The timer woke, found the request not yet handed over (not idle) and went back to sleep for it
+        let later = clock.now
+        try await waitUntil { clock.sleeperDeadlines.contains { $0 > later } }
+        release.yield()
+        // Then the request is answered, not timed out
+        let answered = await response
+        #expect(answered.error == nil)
+        #expect(answered.statusCode == 200)
+    }
+
     @Test func theTotalTimeoutWinsOverALongerIdleTimeout() async throws {
         let clock = ManualTimeoutClock()
         let server = StallingServer {

@@ -104,6 +104,8 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        // The whole body is here: from now on only the reader can hold the transfer back, not the server.
+        context.noteBodyComplete()
         end(nil, onEventLoop: task.eventLoop)
     }
 
