@@ -148,7 +148,7 @@ struct DiskCacheStorageTests {
         #expect(await store.entries(for: "a").first?.body.load() == nil, "gone")
     }
 
-    @Test func aFullDiskStoresNothingAndLeavesNoFiles() async throws {
+    @Test(.ownThreads) func aFullDiskStoresNothingAndLeavesNoFiles() async throws {
         let scratch = ScratchDirectory()
         let store = try DiskCacheStorage(directory: scratch.url)
         await store.setEntries([Self.entry(Self.pattern(100))], for: "a")
@@ -167,7 +167,7 @@ struct DiskCacheStorageTests {
         #expect(await store.entries(for: "a").first?.body.load() == Self.pattern(300_000), "room again: stored")
     }
 
-    @Test func aFileBodyIsCopiedAndAFullDiskMidCopyStoresNothing() async throws {
+    @Test(.ownThreads) func aFileBodyIsCopiedAndAFullDiskMidCopyStoresNothing() async throws {
         let scratch = ScratchDirectory()
         let store = try DiskCacheStorage(directory: scratch.url)
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-source-\(UUID().uuidString)")
@@ -195,7 +195,7 @@ struct DiskCacheStorageTests {
         #expect(await store.entries(for: "b").isEmpty)
     }
 
-    @Test func concurrentWritersAndReadersNeverSeeATornBody() async throws {
+    @Test(.ownThreads) func concurrentWritersAndReadersNeverSeeATornBody() async throws {
         let scratch = ScratchDirectory()
         let store = try DiskCacheStorage(directory: scratch.url)
         let size = 100_000
@@ -267,7 +267,7 @@ extension DiskCacheStorage {
 
 @Suite("RecencyOrder")
 struct RecencyOrderTests {
-    @Test func theOldestIsTheLeastRecentlyUsedAndTheLogStaysProportionalToTheKeys() {
+    @Test(.ownThreads) func theOldestIsTheLeastRecentlyUsedAndTheLogStaysProportionalToTheKeys() {
         var order = RecencyOrder<Int>()
         for key in 0..<3 { order.use(key) }
         order.use(0)

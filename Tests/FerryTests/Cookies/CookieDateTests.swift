@@ -44,7 +44,7 @@ struct CookieDateTests {
         #expect(CookieDate.parse(text.utf8) == nil)
     }
 
-    @Test func anyBytesGiveADateOrNil() {
+    @Test(.ownThreads) func anyBytesGiveADateOrNil() {
         var generator = SplitMix64(seed: 6265)
         let alphabet = Array("0123456789:,- JanFebNovGMT\t\u{0}\u{7F}\u{FF}".utf8) + [0xC3, 0xA9]
         var parsed = 0

@@ -162,7 +162,7 @@ struct CookieJarTests {
         #expect(names(jar, "https://site4.example/") == ["c0", "c1", "c2", "c3"])
     }
 
-    @Test func manyCookiesStayBounded() {
+    @Test(.ownThreads) func manyCookiesStayBounded() {
         let jar = makeJar()
         for site in 0..<75 {
             let url = URL(string: "https://s\(site).example/")!
@@ -220,7 +220,7 @@ struct CookieJarTests {
         #expect(storage.count == 0 && storage.entries.isEmpty)
     }
 
-    @Test func concurrentUseIsSafe() async {
+    @Test(.ownThreads) func concurrentUseIsSafe() async {
         let jar = makeJar()
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {

@@ -163,7 +163,7 @@ struct SetCookieParserTests {
         #expect(parse("a=b", from: "wss://example.com/") != nil)
     }
 
-    @Test func sizesAreBounded() throws {
+    @Test(.ownThreads) func sizesAreBounded() throws {
         let name = String(repeating: "n", count: 96)
         #expect(parse(name + "=" + String(repeating: "v", count: 4000)) != nil)
         #expect(parse(name + "=" + String(repeating: "v", count: 4001)) == nil)
@@ -178,7 +178,7 @@ struct SetCookieParserTests {
             SetCookieParser.cookie(from: "a=bcd", url: URL(string: "https://e.com/")!, now: now, maximumSize: 3) == nil)
     }
 
-    @Test func anyBytesGiveACookieOrNil() {
+    @Test(.ownThreads) func anyBytesGiveACookieOrNil() {
         var generator = SplitMix64(seed: 2011)
         let pieces = [
             "a", "=", ";", " ", "\t", "\"", ",", "Domain", "Path", "/", ".", "Max-Age", "Expires", "-", "9", "Secure",

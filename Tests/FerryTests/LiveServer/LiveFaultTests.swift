@@ -32,7 +32,8 @@ struct LiveFaultTests {
         let response = await live.session.get("fault/stall-headers").response
         #expect(response.error?.reason == .timedOut(.idle))
         #expect(response.timeline.requestDuration >= .milliseconds(400))
-        #expect(response.timeline.requestDuration < Duration.seconds(8).scaled)  // no hang
+        // No hang; wide, because the answer to a stop that fired on time still waits for a cooperative thread.
+        #expect(response.timeline.requestDuration < Duration.seconds(20).scaled)
     }
 
     @Test(arguments: TransportKind.allCases) func aStalledBodyKeepsTheStatusThatArrived(

@@ -55,7 +55,7 @@ struct MultipartEncodingTests {
         #expect(try overThreshold.bytes() == atThreshold.bytes())
     }
 
-    @Test("A large body is streamed to a private temporary file identical to the in-memory encoding")
+    @Test("A large body is streamed to a private temporary file identical to the in-memory encoding", .ownThreads)
     func largeBodyToTemporaryFile() throws {
         // Given a 3 MB file part and a 1 KiB threshold
         let folder = try MultipartTestFolder()
@@ -91,7 +91,7 @@ struct MultipartEncodingTests {
         #expect(parts.dropFirst().first?.header("Content-Type") == "video/mp4")
     }
 
-    @Test("File parts are copied in chunks of at most 256 KiB, never read whole")
+    @Test("File parts are copied in chunks of at most 256 KiB, never read whole", .ownThreads)
     func chunkedCopy() throws {
         // Given a 1 MB file, four chunks and a bit
         let folder = try MultipartTestFolder()
@@ -154,7 +154,7 @@ struct MultipartEncodingTests {
 
     @Test(
         "A file that grows or shrinks after it was measured fails the encoding and nothing is left behind",
-        arguments: [-1, 1, 300_000])
+        .ownThreads, arguments: [-1, 1, 300_000])
     func fileChangesSize(delta: Int) throws {
         // Given a form measured while its file had 400 000 bytes
         let folder = try MultipartTestFolder()
@@ -202,7 +202,7 @@ struct MultipartEncodingTests {
         #expect(try output.listing().isEmpty)
     }
 
-    @Test("writeEncoded(to:) writes the same bytes as the in-memory encoding, replacing an existing file")
+    @Test("writeEncoded(to:) writes the same bytes as the in-memory encoding, replacing an existing file", .ownThreads)
     func writeEncoded() throws {
         let folder = try MultipartTestFolder()
         defer { folder.remove() }

@@ -106,7 +106,7 @@ struct LineSplitterTests {
         #expect(splitter.finish() == nil)
     }
 
-    @Test("A 1 MB chunk of many lines splits into all of them")
+    @Test("A 1 MB chunk of many lines splits into all of them", .ownThreads)
     func largeChunk() throws {
         let line = String(repeating: "x", count: 99)
         let count = 10_000

@@ -71,7 +71,7 @@ struct UploadTests {
         try await waitUntil { ferryTemporaryFiles("ferry-upload-").subtracting(before).isEmpty }
     }
 
-    @Test(arguments: TransportKind.allCases) func aLargeMultipartFormGoesThroughATemporaryFile(
+    @Test(.ownThreads, arguments: TransportKind.allCases) func aLargeMultipartFormGoesThroughATemporaryFile(
         transport: TransportKind
     ) async throws {
         let live = try LiveServer(transport: transport)

@@ -9,10 +9,12 @@ import Testing
 @Suite("WebSocket pings and keep-alive (WebSocket trait)")
 struct LiveWebSocketKeepAliveTests {
     @Test func aPeerThatAnswersKeepsTheSocketOpen() async throws {
-        // Given a socket that pings every 250 ms, with a task reading its messages
+        // Given a socket that pings every second, with a task reading its messages (an interval the test server's
+        // thread answers within even when the whole suite loads both cores: at 250 ms it sometimes did not, and the
+        // socket was rightly taken for gone)
         let live = try LiveServer()
         let socket = live.session.webSocket(
-            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
+            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.seconds(1).scaled))
         let reader = Task {
             var received: [WebSocketMessage] = []
             for try await message in socket.messages { received.append(message) }
@@ -46,10 +48,10 @@ struct LiveWebSocketKeepAliveTests {
     }
 
     @Test func aSocketNobodyReadsStillSeesThePongs() async throws {
-        // Given a socket that pings every 250 ms and only sends
+        // Given a socket that pings every second (as above) and only sends
         let live = try LiveServer()
         let socket = live.session.webSocket(
-            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.milliseconds(250).scaled))
+            "ws/echo", options: WebSocketOptions(keepAliveInterval: Duration.seconds(1).scaled))
         try await socket.send(.text("one"))
         // When the server has answered several pings
         let server = live.server

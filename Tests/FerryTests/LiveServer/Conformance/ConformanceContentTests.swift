@@ -77,7 +77,7 @@ extension ConformanceTests {
             }
         }
 
-        @Test(arguments: TransportKind.allCases)
+        @Test(.ownThreads, arguments: TransportKind.allCases)
         func aMegabyteEchoesByteForByte(transport: TransportKind) async throws {
             // Given: 1 MiB in which every byte value occurs, sent to a route that answers the body it got.
             let live = try LiveServer(transport: transport)
