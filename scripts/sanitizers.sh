@@ -49,8 +49,9 @@ export TSAN_OPTIONS="exitcode=66:halt_on_error=0:second_deadlock_stack=1:suppres
 export ASAN_OPTIONS="exitcode=66:halt_on_error=1:detect_leaks=0:suppressions=$PWD/scripts/asan.supp${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # Timing tests scale their deadlines by this factor (never skipped): a sanitized build runs several times slower.
 export FERRY_TEST_TIME_SCALE="${FERRY_TEST_TIME_SCALE:-4}"
-# The `.ownThreads` trait of the CPU-bound tests off (Tests/FerryTests/Support/OwnThreads.swift): under TSan a thread
-# for each of their jobs made FerryTests take 154 s, and 75 tests failed on idle timeouts (CI of stop 36).
+# The `.ownThreads` trait of the CPU-bound tests off (Tests/FerryTests/Support/OwnThreads.swift): under TSan the
+# threads it starts, one for each job, ran tens of seconds late (74 s for a trivial test), and 75 tests failed on
+# idle timeouts (a CI run of stop 36).
 export FERRY_TEST_OWN_THREADS=0
 # A temporary directory of its own: some tests check that they leave no temporary file behind, which another
 # process's files (another checkout's test run) must not upset.
