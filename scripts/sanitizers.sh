@@ -2,9 +2,10 @@
 # Ferry's test suites under a sanitizer:  scripts/sanitizers.sh thread|address [test filter]
 #   thread   ThreadSanitizer, in .build-tsan;  address   AddressSanitizer, in .build-asan.
 # Builds the package and its tests with `--sanitize=…` and `-DFERRY_SANITIZER_LOCKS` (Ferry's lock seam, `Locked`,
-# then runs on pthread mutexes, which TSan sees; see RELIABILITY.md, "Sanitizers"), then runs FerryTests and
-# FerryTestServerTests, each in its own process, on the default transport (URLSession). Any sanitizer report fails
-# the run: the runtime's exit code is set, and the output is searched for reports too.
+# then runs on pthread mutexes, which TSan sees; see RELIABILITY.md, "Sanitizers"), then runs FerryTests (its
+# CPU-bound tests apart, below) and FerryTestServerTests, each in its own process, on the default transport
+# (URLSession). Any sanitizer report fails the run: the runtime's exit code is set, and the output is searched for
+# reports too.
 # For `thread`, it first proves that the build can see a race: ferry-tsan-canary must be reported when it races,
 # and must be clean when it locks through the seam.
 # A test filter (a regular expression, as for --filter) runs only the matching tests, in one process.
@@ -84,14 +85,34 @@ if [[ "$kind" == thread ]]; then
   # `mutex` is informative: a report there is TSan not understanding Synchronization.Mutex (RELIABILITY.md).
 fi
 
-if [[ -n "$filter" ]]; then suites=("$filter"); else suites=('FerryTests\.' 'FerryTestServerTests\.'); fi
-for suite in "${suites[@]}"; do
-  log="$work/$kind-$(tr -cd '[:alnum:]' <<<"$suite").log"
+# The CPU-bound tests (those with the `.ownThreads` trait) run in a process of their own, before the others: under a
+# sanitizer they run ten times slower, and beside the live tests they held both cooperative threads for over a
+# minute, so that requests waiting for a thread ran into their idle timeouts (102 failures in a TSan run, 2026-11-28;
+# RELIABILITY.md, "The two cooperative threads"). Their names are read from the sources: the function after each
+# `.ownThreads`.
+cpu_bound="$(awk '/\.ownThreads/ { want = 1 }
+  want && match($0, /func [A-Za-z0-9_]+/) { print substr($0, RSTART + 5, RLENGTH - 5); want = 0 }' \
+  $(grep -rl '\.ownThreads' Tests --include='*.swift') | sort -u | paste -sd'|')"
+[[ -n "$cpu_bound" ]] || { echo "sanitizers.sh: found no .ownThreads test in Tests/" >&2; exit 2; }
+cpu_bound="FerryTests\\..*/($cpu_bound)\\("
+# Each run: a name for its log, the --filter, and the --skip (empty for none).
+if [[ -n "$filter" ]]; then
+  names=("$(tr -cd '[:alnum:]' <<<"$filter")") filters=("$filter") skips=("")
+else
+  names=(FerryTests-cpu-bound FerryTests FerryTestServerTests)
+  filters=("$cpu_bound" 'FerryTests\.' 'FerryTestServerTests\.')
+  skips=("" "$cpu_bound" "")
+fi
+for index in "${!names[@]}"; do
+  name="${names[$index]}" suite="${filters[$index]}"
+  log="$work/$kind-$name.log"
+  skipping=()
+  if [[ -n "${skips[$index]}" ]]; then skipping=(--skip "${skips[$index]}"); fi
   suite_start=$SECONDS
   rc=0
-  "$bin/FerryPackageTests.xctest" --testing-library swift-testing --filter "$suite" >"$log" 2>&1 || rc=$?
+  "$bin/FerryPackageTests.xctest" --testing-library swift-testing --filter "$suite" "${skipping[@]}" >"$log" 2>&1 || rc=$?
   count="$(reports "$log")"
-  echo "sanitizers.sh: [$((SECONDS - suite_start))s] $kind $suite: exit $rc, $count sanitizer report(s), $(grep -E 'Test run with' "$log" | tail -1 | cut -c5-)"
+  echo "sanitizers.sh: [$((SECONDS - suite_start))s] $kind $name: exit $rc, $count sanitizer report(s), $(grep -E 'Test run with' "$log" | tail -1 | cut -c5-)"
   if [[ "$rc" != 0 || "$count" != 0 ]]; then
     grep -E "^✘|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY" "$log" | head -40 >&2 || true
     echo "sanitizers.sh: FAIL: see $log" >&2

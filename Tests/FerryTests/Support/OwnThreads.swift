@@ -27,7 +27,7 @@ struct OwnThreads: TestTrait, TestScoping {
     }
 
     /// Whether the trait moves tests: unless `FERRY_TEST_OWN_THREADS` is `0`, which scripts/sanitizers.sh sets (under
-    /// TSan, a thread for each job made the suite three times slower).
+    /// TSan the threads ran tens of seconds late; that script runs these tests in a process of their own instead).
     static let isEnabled = ProcessInfo.processInfo.environment["FERRY_TEST_OWN_THREADS"] != "0"
 }
 
