@@ -52,7 +52,7 @@ export ASAN_OPTIONS="exitcode=66:halt_on_error=1:detect_leaks=0:suppressions=$PW
 export FERRY_TEST_TIME_SCALE="${FERRY_TEST_TIME_SCALE:-4}"
 # The `.ownThreads` trait of the CPU-bound tests off (Tests/FerryTests/Support/OwnThreads.swift): under TSan the
 # threads it starts, one for each job, ran tens of seconds late (74 s for a trivial test), and 75 tests failed on
-# idle timeouts (a CI run of stop 36).
+# idle timeouts (a CI run of stop 36). Those tests run apart instead (below).
 export FERRY_TEST_OWN_THREADS=0
 # A temporary directory of its own: some tests check that they leave no temporary file behind, which another
 # process's files (another checkout's test run) must not upset.
@@ -90,15 +90,15 @@ fi
 # minute, so that requests waiting for a thread ran into their idle timeouts (102 failures in a TSan run, 2026-11-28;
 # RELIABILITY.md, "The two cooperative threads"). Their names are read from the sources: the function after each
 # `.ownThreads`.
-cpu_bound="$(awk '/\.ownThreads/ { want = 1 }
-  want && match($0, /func [A-Za-z0-9_]+/) { print substr($0, RSTART + 5, RLENGTH - 5); want = 0 }' \
-  $(grep -rl '\.ownThreads' Tests --include='*.swift') | sort -u | paste -sd'|')"
-[[ -n "$cpu_bound" ]] || { echo "sanitizers.sh: found no .ownThreads test in Tests/" >&2; exit 2; }
-cpu_bound="FerryTests\\..*/($cpu_bound)\\("
 # Each run: a name for its log, the --filter, and the --skip (empty for none).
 if [[ -n "$filter" ]]; then
   names=("$(tr -cd '[:alnum:]' <<<"$filter")") filters=("$filter") skips=("")
 else
+  cpu_bound="$(awk '/\.ownThreads/ { want = 1 }
+    want && match($0, /func [A-Za-z0-9_]+/) { print substr($0, RSTART + 5, RLENGTH - 5); want = 0 }' \
+    $(grep -rl '\.ownThreads' Tests --include='*.swift') | sort -u | paste -sd'|')"
+  [[ -n "$cpu_bound" ]] || { echo "sanitizers.sh: found no .ownThreads test in Tests/" >&2; exit 2; }
+  cpu_bound="FerryTests\\..*/($cpu_bound)\\("
   names=(FerryTests-cpu-bound FerryTests FerryTestServerTests)
   filters=("$cpu_bound" 'FerryTests\.' 'FerryTestServerTests\.')
   skips=("" "$cpu_bound" "")
