@@ -56,16 +56,23 @@ extension Pipeline {
         file: DownloadFile?, id: RequestID
     ) async -> CacheOpening {
         exchange.cacheStatus = .miss
-        switch await lookUp(prepared.request, in: cache, streaming: file != nil) {
+        let (step, revalidateInBackground) = await lookUp(prepared.request, in: cache, streaming: file != nil)
+        let opening: CacheOpening
+        switch step {
         case .answer(let answer, let status):
             settleCache(status, for: prepared.request, exchange: exchange, id: id)
-            return .opened(served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file))
+            opening = .opened(
+                served(answer, prepared: prepared, validation: validation, exchange: exchange, file: file))
         case .revalidate(let entry):
-            return .revalidate(Revalidation(entry))
+            opening = .revalidate(Revalidation(entry))
         case .send:
             settleCache(.miss, for: prepared.request, exchange: exchange, id: id)
-            return .send
+            opening = .send
         }
+        // Started once the stale response is settled, so that monitors see the stale hit before the revalidation it
+        // caused (started before, the background request could be decided first).
+        if revalidateInBackground { self.revalidateInBackground(prepared.request, in: cache) }
+        return opening
     }
 
     /// After a conditional request failed: the stored response, when the cache may serve it stale on error
@@ -105,31 +112,35 @@ extension Pipeline {
     /// Looks `request` up in `cache`.
     /// - Parameter streaming: Whether the body goes to a file (a download): a stored body is then read in chunks
     ///   as the file is written, not into memory first.
-    func lookUp(_ request: Request, in cache: HTTPCache, streaming: Bool) async -> CacheStep {
+    /// - Returns: What to do, and whether the stale response found is to be revalidated in the background
+    ///   (`stale-while-revalidate`), which the caller starts once it settled the step.
+    func lookUp(
+        _ request: Request, in cache: HTTPCache, streaming: Bool
+    ) async -> (step: CacheStep, revalidateInBackground: Bool) {
         let (decision, entries) = await cache.lookUp(request, policy: request.cachePolicy, now: cache.now())
         func entry(_ stored: StoredResponse) -> CachedResponse? { entries.first { $0.stored == stored } }
         switch decision {
         case .fresh(let stored, let age):
             if let notModified = ReceivedValidation.notModified(for: request, stored: stored, age: age) {
-                return .answer(Self.bodiless(notModified), .hit)
+                return (.answer(Self.bodiless(notModified), .hit), false)
             }
-            guard let entry = entry(stored) else { return .send }
-            return await serve(entry, as: .hit, for: request, in: cache, age: age, streaming: streaming)
+            guard let entry = entry(stored) else { return (.send, false) }
+            return (await serve(entry, as: .hit, for: request, in: cache, age: age, streaming: streaming), false)
         case .stale(let stored, let age, let revalidateInBackground):
-            guard let entry = entry(stored) else { return .send }
-            if revalidateInBackground { self.revalidateInBackground(request, in: cache) }
+            guard let entry = entry(stored) else { return (.send, false) }
             if let notModified = ReceivedValidation.notModified(for: request, stored: stored, age: age) {
-                return .answer(Self.bodiless(notModified), .staleHit)
+                return (.answer(Self.bodiless(notModified), .staleHit), revalidateInBackground)
             }
-            return await serve(entry, as: .staleHit, for: request, in: cache, age: age, streaming: streaming)
+            let step = await serve(entry, as: .staleHit, for: request, in: cache, age: age, streaming: streaming)
+            return (step, revalidateInBackground)
         case .revalidate(let stored, _, _):
-            guard let entry = entry(stored) else { return .send }
-            return .revalidate(entry)
+            guard let entry = entry(stored) else { return (.send, false) }
+            return (.revalidate(entry), false)
         case .gatewayTimeout:
             let head = HTTPResponse(statusCode: 504, headers: ["Content-Length": "0"], url: request.url)
-            return .answer(Self.bodiless(head), .unsatisfiable)
+            return (.answer(Self.bodiless(head), .unsatisfiable), false)
         case .miss:
-            return .send
+            return (.send, false)
         }
     }
 
