@@ -54,6 +54,12 @@ export FERRY_TEST_TIME_SCALE="${FERRY_TEST_TIME_SCALE:-4}"
 # threads it starts, one for each job, ran tens of seconds late (74 s for a trivial test), and 75 tests failed on
 # idle timeouts (a CI run of stop 36). Those tests run apart instead (below).
 export FERRY_TEST_OWN_THREADS=0
+# At most this many tests run at once (Swift Testing's --experimental-maximum-parallelization-width; unbounded by
+# default). Uncapped, every test starts together, and under TSan the two cores were so oversubscribed that
+# AsyncHTTPClient's event loops, shared by every client, missed 10 s connect timeouts: 14 live tests failed on
+# "connection attempt timed out" in a CI run of stop 36, and the same run here with two busy loops beside it failed
+# the same way (24 issues); capped at 8 it passed with two busy loops and with four, in the same time (RELIABILITY.md).
+width="${FERRY_SANITIZER_WIDTH:-8}"
 # A temporary directory of its own: some tests check that they leave no temporary file behind, which another
 # process's files (another checkout's test run) must not upset.
 export TMPDIR="$work/tmp-$kind"
@@ -110,7 +116,8 @@ for index in "${!names[@]}"; do
   if [[ -n "${skips[$index]}" ]]; then skipping=(--skip "${skips[$index]}"); fi
   suite_start=$SECONDS
   rc=0
-  "$bin/FerryPackageTests.xctest" --testing-library swift-testing --filter "$suite" "${skipping[@]}" >"$log" 2>&1 || rc=$?
+  "$bin/FerryPackageTests.xctest" --testing-library swift-testing \
+    --experimental-maximum-parallelization-width "$width" --filter "$suite" "${skipping[@]}" >"$log" 2>&1 || rc=$?
   count="$(reports "$log")"
   echo "sanitizers.sh: [$((SECONDS - suite_start))s] $kind $name: exit $rc, $count sanitizer report(s), $(grep -E 'Test run with' "$log" | tail -1 | cut -c5-)"
   if [[ "$rc" != 0 || "$count" != 0 ]]; then
