@@ -113,7 +113,11 @@ struct StreamIdleTimeoutTests {
         }
         let stream = live.session.stream("bytes/100000")
         _ = try await stream.head
-        try await waitUntil { stream.transfer.unreadByteCount == 100_000 }
+        // The whole body buffered, and the call complete: its completion, which comes after the last bytes, is what
+        // pauses the idle time (advanced before it, under load, the clock rightly ended the request as idle).
+        try await waitUntil {
+            stream.transfer.unreadByteCount == 100_000 && stream.transfer.controls.activity.lastActivity == nil
+        }
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(5))  // the consumer was busy for five idle timeouts
         // The timer woke, found the request paused (not idle) and went back to sleep for it: nothing fired.
