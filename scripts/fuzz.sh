@@ -22,7 +22,9 @@ else
   TARGETS=()
   for file in Fuzz/*.swift; do TARGETS+=("$(basename "$file" .swift)"); done
 fi
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name Ferry)
+# `-j`: without it the driver compiles one batch at a time on one core (Ferry's sources: 266 s here, against 120 s
+# with both cores; 2026-11-29).
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name Ferry -j "$(nproc)")
 # The linker warns about every ASan register helper; only the rest is worth showing.
 quiet_link() { grep -v "Cannot export local symbol '__asan" || true; }
 
