@@ -30,8 +30,10 @@ work="${FERRY_CI_WORK:-$PWD/.ci-work}/sanitizers"
 mkdir -p "$work"
 
 start=$SECONDS
+# Line tables only, not full debug information: a report still names each frame's file and line, and the build is
+# shorter (ThreadSanitizer with the AsyncHTTPClient trait from scratch: 739 s against 806 s, 2026-11-29).
 swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${traits[@]}" \
-  -Xswiftc -DFERRY_SANITIZER_LOCKS -Xswiftc -warnings-as-errors
+  -Xswiftc -DFERRY_SANITIZER_LOCKS -Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 echo "sanitizers.sh: $kind build took $((SECONDS - start)) s"
 bin="$(swift build --sanitize="$kind" --scratch-path "$scratch" "${traits[@]}" --show-bin-path)"
 
