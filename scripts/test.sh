@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The project's single test command:  scripts/test.sh [--fast] [swift test args, e.g. --filter Foo]
-# About 30 minutes on two cores from a fresh clone (most of it the trait build and the two sanitizer builds); `--fast` (or FERRY_FAST=1)
-# runs the lint and step 1 without the fuzz smoke: every suite of the default build on URLSession, servers included.
+# About 55 minutes on two cores from a fresh clone, most of it builds (the trait build and Examples/ take 6 to 7
+# minutes each, the two sanitizer builds 10 to 13); `--fast` (or FERRY_FAST=1) runs the lint and step 1 without
+# the fuzz smoke: every suite of the default build on URLSession, servers included.
 # Installs what it needs when missing (nginx, curl, python3 and python3-venv with apt-get, as root or with
 # passwordless sudo; httpbin and gunicorn with pip into the virtual environment .venv-servers/: scripts/servers.sh).
 # Starts the local interop servers (scripts/servers.sh), then:
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession; then a fuzz smoke:
-#      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 90 s);
+#      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 3 minutes);
 #   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
 #      warnings as errors;
 #   3. scripts/build-docs.sh --site: the DocC archives of Ferry and FerryTesting, warnings as errors, and the static
