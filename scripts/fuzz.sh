@@ -8,6 +8,8 @@
 # runs out of memory (-rss_limit_mb) or time on one input (-timeout), or fails a property. A failing input is kept
 # in .build-fuzz/artifacts/<target>/; re-run it with `.build-fuzz/bin/<target> <file>`.
 # FERRY_FUZZ_WORK moves the work directory (default .build-fuzz). One target runs at a time, one worker.
+# FERRY_FUZZ_OPTIMIZATION=-Onone builds without optimization (in lib-Onone/ and bin-Onone/ beside the optimized
+# build): scripts/test.sh's 1-second smoke, which only needs the targets built and their seeds replayed.
 set -euo pipefail
 # The Swift runtime's backtracer runs inside the sanitized process and trips AddressSanitizer itself.
 export SWIFT_BACKTRACE=enable=no
@@ -15,7 +17,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
 WORK="${FERRY_FUZZ_WORK:-$PWD/.build-fuzz}"
-mkdir -p "$WORK/lib" "$WORK/bin"
+OPTIMIZATION="${FERRY_FUZZ_OPTIMIZATION:--O}"
+case "$OPTIMIZATION" in
+  -O) LIB_DIR="$WORK/lib" BIN_DIR="$WORK/bin" ;;
+  -Onone) LIB_DIR="$WORK/lib-Onone" BIN_DIR="$WORK/bin-Onone" ;;
+  *) echo "fuzz.sh: FERRY_FUZZ_OPTIMIZATION is -O or -Onone, not $OPTIMIZATION" >&2; exit 2 ;;
+esac
+mkdir -p "$LIB_DIR" "$BIN_DIR"
 if [[ $# -gt 0 ]]; then
   TARGETS=("$@")
 else
@@ -24,17 +32,17 @@ else
 fi
 # `-j`: without it the driver compiles one batch at a time on one core (Ferry's sources: 266 s here, against 120 s
 # with both cores; 2026-11-29).
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name Ferry -j "$(nproc)")
+FLAGS=(-sanitize=fuzzer,address -parse-as-library "$OPTIMIZATION" -swift-version 6 -package-name Ferry -j "$(nproc)")
 # The linker warns about every ASan register helper; only the rest is worth showing.
 quiet_link() { grep -v "Cannot export local symbol '__asan" || true; }
 
-LIB="$WORK/lib/libFerry.a"
+LIB="$LIB_DIR/libFerry.a"
 if [[ ! -f "$LIB" ]] || [[ -n "$(find Sources/Ferry -name '*.swift' -newer "$LIB" -print -quit)" ]]; then
-  echo "fuzz.sh: [${SECONDS}s] building Ferry with -sanitize=fuzzer,address"
-  (cd "$WORK/lib" && swiftc "${FLAGS[@]}" -module-name Ferry -enable-testing -emit-library -static -emit-module \
+  echo "fuzz.sh: [${SECONDS}s] building Ferry with -sanitize=fuzzer,address $OPTIMIZATION"
+  (cd "$LIB_DIR" && swiftc "${FLAGS[@]}" -module-name Ferry -enable-testing -emit-library -static -emit-module \
     -o libFerry.a $(find "$OLDPWD/Sources/Ferry" -name '*.swift' | sort)) 2>&1 | quiet_link
   [[ -f "$LIB" ]] || { echo "fuzz.sh: building Ferry failed"; exit 1; }
-  rm -f "$WORK"/bin/*
+  rm -f "$BIN_DIR"/*
 fi
 
 status=0
@@ -42,10 +50,10 @@ summary=()
 for target in "${TARGETS[@]}"; do
   source_file="Fuzz/$target.swift"
   [[ -f "$source_file" ]] || { echo "fuzz.sh: no target $source_file"; exit 2; }
-  binary="$WORK/bin/$target"
+  binary="$BIN_DIR/$target"
   if [[ ! -x "$binary" || "$source_file" -nt "$binary" || Fuzz/Support/FuzzInput.swift -nt "$binary" ]]; then
     echo "fuzz.sh: [${SECONDS}s] building $target"
-    swiftc "${FLAGS[@]}" -I "$WORK/lib" -L "$WORK/lib" -lFerry Fuzz/Support/*.swift "$source_file" -o "$binary" \
+    swiftc "${FLAGS[@]}" -I "$LIB_DIR" -L "$LIB_DIR" -lFerry Fuzz/Support/*.swift "$source_file" -o "$binary" \
       2>&1 | quiet_link
     [[ -x "$binary" ]] || { echo "fuzz.sh: building $target failed"; exit 1; }
   fi
