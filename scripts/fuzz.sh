@@ -6,7 +6,8 @@
 # the given time, starting from its checked-in seeds (Fuzz/Corpus/<target>) plus the inputs earlier runs found
 # (.build-fuzz/corpus/<target>). Prints executions and coverage per target; fails if any target crashes, leaks,
 # runs out of memory (-rss_limit_mb) or time on one input (-timeout), or fails a property. A failing input is kept
-# in .build-fuzz/artifacts/<target>/; re-run it with `.build-fuzz/bin/<target> <file>`.
+# in .build-fuzz/artifacts/<target>/; re-run it with `.build-fuzz/bin/<target> <file>` (`bin-Onone/` for an
+# unoptimized run).
 # FERRY_FUZZ_WORK moves the work directory (default .build-fuzz). One target runs at a time, one worker.
 # FERRY_FUZZ_OPTIMIZATION=-Onone builds without optimization (in lib-Onone/ and bin-Onone/ beside the optimized
 # build): scripts/test.sh's 1-second smoke, which only needs the targets built and their seeds replayed.
