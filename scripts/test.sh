@@ -7,7 +7,8 @@
 # passwordless sudo; httpbin and gunicorn with pip into the virtual environment .venv-servers/: scripts/servers.sh).
 # Starts the local interop servers (scripts/servers.sh), then:
 #   1. the default build (no dependencies), warnings as errors, and every suite on URLSession; then a fuzz smoke:
-#      every libFuzzer target of Fuzz/ built and run for 1 s from its seeds (scripts/fuzz.sh 1, about 3 minutes);
+#      every libFuzzer target of Fuzz/ built unoptimized and run for 1 s from its seeds (scripts/fuzz.sh 1, about
+#      2 minutes);
 #   2. scripts/check-readme.sh: every Swift block of the README and the DocC articles compiles in a consumer package,
 #      warnings as errors;
 #   3. scripts/build-docs.sh --site: the DocC archives of Ferry and FerryTesting, warnings as errors, and the static
