@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Ferry's test suites under a sanitizer:  scripts/sanitizers.sh thread|address [test filter]
 #   thread   ThreadSanitizer, in .build-tsan;  address   AddressSanitizer, in .build-asan.
-# Builds the package and its tests with `--sanitize=…` and `-DFERRY_SANITIZER_LOCKS` (Ferry's lock seam, `Locked`,
-# then runs on pthread mutexes, which TSan sees; see RELIABILITY.md, "Sanitizers"), then runs FerryTests (its
-# CPU-bound tests apart, below) and FerryTestServerTests, each in its own process, on the default transport
-# (URLSession). Any sanitizer report fails the run: the runtime's exit code is set, and the output is searched for
-# reports too.
+# Builds the test bundle and the executables the run starts with `--sanitize=…` and `-DFERRY_SANITIZER_LOCKS` (Ferry's
+# lock seam, `Locked`, then runs on pthread mutexes, which TSan sees; see RELIABILITY.md, "Sanitizers"), then runs
+# FerryTests (its CPU-bound tests apart, below) and FerryTestServerTests, each in its own process, on the default
+# transport (URLSession). Any sanitizer report fails the run: the runtime's exit code is set, and the output is searched
+# for reports too.
 # For `thread`, it first proves that the build can see a race: ferry-tsan-canary must be reported when it races,
 # and must be clean when it locks through the seam.
 # A test filter (a regular expression, as for --filter) runs only the matching tests, in one process.
