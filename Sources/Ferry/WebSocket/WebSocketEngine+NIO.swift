@@ -70,6 +70,11 @@ enum WebSocketEngine {
                 deadline.cancel()
             }
         } catch {
+            // The deadline is also the connect timeout: a connection attempt that outlasts it is the handshake's
+            // timeout running out, not a host that cannot be reached.
+            if deadline.timeout != nil, let error = error as? ChannelError, case .connectTimeout = error {
+                deadline.expire()
+            }
             throw deadline.hasExpired
                 ? FerryError(.timedOut(deadline.kind), request: request) : connectionError(error, request: request)
         }
@@ -124,7 +129,7 @@ enum WebSocketEngine {
                     guard let proxy else { return try configured() }
                     // Through the proxy first; then TLS and the upgrade, on the tunnel, as on a direct connection.
                     return try WebSocketProxyTunnel.open(
-                        channel, through: proxy, host: bareHost, port: port, timeout: deadline.timeout ?? .seconds(10)
+                        channel, through: proxy, host: bareHost, port: port, deadline: deadline
                     ).flatMapThrowing { try configured() }.flatMap { $0 }
                 }
             }
@@ -435,6 +440,11 @@ enum WebSocketEngine {
         // Cancelled first: a proxy's tunnel fails with its own error when the cancelled task closes the channel.
         if error is CancellationError || Task.isCancelled { return FerryError(.cancelled, request: request) }
         if let error = error as? FerryError { return error.adding(request: request, response: nil, body: nil) }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            var failure = FerryError(.transport(.cannotConnect), detail: .connectTimedOut, underlyingError: error)
+            failure.request = request
+            return failure
+        }
         let failure: FerryError.TransportFailure =
             switch error {
             case is NIOConnectionError, is ChannelError: .cannotConnect

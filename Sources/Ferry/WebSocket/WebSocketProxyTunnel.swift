@@ -17,12 +17,14 @@ enum WebSocketProxyTunnel {
     ///   - proxy: The proxy.
     ///   - host: The server's host (no brackets).
     ///   - port: The server's port.
-    ///   - timeout: How long the proxy may take to open the tunnel.
+    ///   - deadline: The handshake's deadline: the time the proxy may take to open the tunnel (10 s without one),
+    ///     noted as run out when the proxy took it all.
     /// - Returns: A future that succeeds when the tunnel is open, with only the channel's own handlers left, or fails
     ///   with a ``FerryError`` that names the proxy (``FerryError/Reason/transport(_:)`` `cannotConnect`).
     static func open(
-        _ channel: any Channel, through proxy: ProxyServer, host: String, port: Int, timeout: Duration
+        _ channel: any Channel, through proxy: ProxyServer, host: String, port: Int, deadline: HandshakeDeadline
     ) throws -> EventLoopFuture<Void> {
+        let timeout = deadline.timeout ?? .seconds(10)
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let pipeline = channel.pipeline.syncOperations
         switch proxy.kind {
@@ -49,7 +51,7 @@ enum WebSocketProxyTunnel {
                 }.nonisolated()
             }.nonisolated().flatMapErrorThrowing { error in
                 channel.close(promise: nil)
-                throw failure(error, proxy: proxy)
+                throw failure(error, proxy: proxy, deadline: deadline)
             }
         case .socks5:
             // An address as an address; a name for the proxy to resolve.
@@ -61,7 +63,7 @@ enum WebSocketProxyTunnel {
             let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(NoAnswer()) }
             return promise.futureResult.always { _ in timer.cancel() }.flatMapErrorThrowing { error in
                 channel.close(promise: nil)
-                throw failure(error, proxy: proxy)
+                throw failure(error, proxy: proxy, deadline: deadline)
             }
         }
     }
@@ -71,17 +73,17 @@ enum WebSocketProxyTunnel {
     /// The SOCKS5 handshake took longer than the time allowed.
     private struct NoAnswer: Error {}
 
-    /// What went wrong at the proxy, in Ferry's words.
-    private static func failure(_ error: any Error, proxy: ProxyServer) -> FerryError {
+    /// What went wrong at the proxy, in Ferry's words. A proxy that took all of the handshake's deadline ran it out:
+    /// the caller reports the request's timeout then, as it does for a server that takes as long.
+    private static func failure(_ error: any Error, proxy: ProxyServer, deadline: HandshakeDeadline) -> FerryError {
+        typealias Known = NIOHTTP1ProxyConnectHandler.Error
         let why: String
-        if error is NoAnswer {
+        if error is NoAnswer || (error as? Known) == Known.httpProxyHandshakeTimeout() {
+            if deadline.timeout != nil { deadline.expire() }
             why = noAnswer
-        } else if let error = error as? NIOHTTP1ProxyConnectHandler.Error {
-            typealias Known = NIOHTTP1ProxyConnectHandler.Error
+        } else if let error = error as? Known {
             if error == Known.proxyAuthenticationRequired() {
                 why = "the proxy refused the credentials (407 Proxy Authentication Required)"
-            } else if error == Known.httpProxyHandshakeTimeout() {
-                why = noAnswer
             } else if error == Known.remoteConnectionClosed() {
                 why = "the proxy closed the connection before the tunnel opened"
             } else {

@@ -308,5 +308,33 @@ struct LiveWebSocketTests {
         let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
         #expect(error?.reason == .transport(.cannotConnect))
     }
+
+    @Test(arguments: [FerryError.TimeoutKind.idle, .total])
+    func aConnectionAttemptNeverAnsweredEndsWithTheHandshakesTimeout(kind: FerryError.TimeoutKind) async throws {
+        // Given a port where a connection attempt is never answered, and a short timeout of one kind. The handshake's
+        // time is also the engine's connect timeout, whose running out was reported as "cannot connect".
+        let stalling = try StallingPort(at: .connecting)
+        let socket = Session.timingOut(kind).webSocket("ws://127.0.0.1:\(stalling.port)/ws/echo")
+        // When the socket is used, then that timeout ends the handshake
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        withExtendedLifetime(stalling) {}
+        #expect(error?.reason == .timedOut(kind))
+    }
+
+    #if AsyncHTTPClient
+    @Test(arguments: [ProxyServer.Kind.http, .socks5], [FerryError.TimeoutKind.idle, .total])
+    func aProxyThatNeverAnswersEndsWithTheHandshakesTimeout(
+        proxy: ProxyServer.Kind, kind: FerryError.TimeoutKind
+    ) async throws {
+        // Given a proxy that takes the connection and never answers the CONNECT or the SOCKS5 greeting
+        let stalling = try StallingPort(at: .answering)
+        let transport = try AsyncHTTPClientTransport(proxy: stalling.proxy(proxy))
+        let socket = Session.timingOut(kind, transport: transport).webSocket("ws://127.0.0.1:1/ws/echo")
+        // When the socket is used, then the handshake's timeout ends it, as it would a request's
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        withExtendedLifetime(stalling) {}
+        #expect(error?.reason == .timedOut(kind))
+    }
+    #endif
 }
 #endif
