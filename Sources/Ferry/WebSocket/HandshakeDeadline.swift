@@ -26,9 +26,12 @@ final class HandshakeDeadline: Sendable {
     /// Whether the time ran out.
     var hasExpired: Bool { state.withLock { $0.expired } }
 
-    /// Notes that the time ran out.
+    /// Notes that the time ran out, unless the awaiting task was cancelled first: the first of the two is what the
+    /// handshake ends with, as for a request.
     func expire() {
-        state.withLock { $0.expired = true }
+        state.withLock { state in
+            if !state.cancelled { state.expired = true }
+        }
     }
 
     /// The handshake's channel, once connected; closed at once when the awaiting task was cancelled already.

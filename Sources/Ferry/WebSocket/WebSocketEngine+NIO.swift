@@ -92,6 +92,10 @@ enum WebSocketEngine {
                     ? FerryError(.timedOut(deadline.kind), request: request)
                     : connectionError(error, request: request)
             }
+            // A refusal whose body the deadline or a cancellation cut short (by closing its channel) ends as that, not
+            // as a complete response: a redirect is not followed after a cancellation.
+            if deadline.hasExpired { throw FerryError(.timedOut(deadline.kind), request: request) }
+            if Task.isCancelled { throw FerryError(.cancelled, request: request) }
             let head = response(refused.head, url: url)
             throw FerryError(
                 .unacceptableStatus(head.statusCode), request: request, response: head,
@@ -435,24 +439,18 @@ enum WebSocketEngine {
             url: WebSocketHandshake.webSocketURL(url), httpVersion: "HTTP/\(head.version.major).\(head.version.minor)")
     }
 
-    /// A connection or handshake failure as a ``FerryError``.
+    /// A connection or handshake failure as a ``FerryError``: SwiftNIO's socket and TLS errors as for a request on
+    /// AsyncHTTPClient (a name that does not resolve is `hostNotFound`, a server that closes or resets the connection
+    /// before its answer `connectionLost`), anything else (an upgrade the engine rejects) an invalid response.
     private static func connectionError(_ error: any Error, request: Request) -> FerryError {
         // Cancelled first: a proxy's tunnel fails with its own error when the cancelled task closes the channel.
         if error is CancellationError || Task.isCancelled { return FerryError(.cancelled, request: request) }
         if let error = error as? FerryError { return error.adding(request: request, response: nil, body: nil) }
-        if let error = error as? ChannelError, case .connectTimeout = error {
-            var failure = FerryError(.transport(.cannotConnect), detail: .connectTimedOut, underlyingError: error)
-            failure.request = request
-            return failure
-        }
-        let failure: FerryError.TransportFailure =
-            switch error {
-            case is NIOConnectionError, is ChannelError: .cannotConnect
-            case is NIOSSLError, is NIOSSLExtraError: .secureConnectionFailed
-            case let error as IOError where error.errnoCode == ECONNREFUSED: .cannotConnect
-            default: .invalidResponse
-            }
-        return FerryError(.transport(failure), request: request, underlyingError: error)
+        var failure =
+            FerryError.mappingNIO(error)
+            ?? FerryError(.transport(.invalidResponse), detail: nil, underlyingError: error)
+        failure.request = request
+        return failure
     }
 }
 #endif

@@ -25,6 +25,15 @@ struct LiveFaultTests {
         #expect(try await live.session.get("get").serializingJSON()["url"] != nil)
     }
 
+    @Test(arguments: TransportKind.allCases, ["fault/close", "fault/reset"])
+    func aConnectionClosedOrResetBeforeTheHeadIsLost(transport: TransportKind, path: String) async throws {
+        // A retry policy retries a lost connection of an idempotent request; a WebSocket's handshake says the same
+        // (`LiveWebSocketTests`).
+        let live = try LiveServer(transport: transport)
+        let error = await #expect(throws: FerryError.self) { try await live.session.get(path).value }
+        #expect(error?.reason == .transport(.connectionLost))
+    }
+
     @Test(arguments: TransportKind.allCases) func headersThatNeverComeHitTheIdleTimeout(
         transport: TransportKind
     ) async throws {

@@ -309,6 +309,17 @@ struct LiveWebSocketTests {
         #expect(error?.reason == .transport(.cannotConnect))
     }
 
+    @Test(arguments: ["/fault/close", "/fault/reset"])
+    func aServerThatClosesBeforeAnsweringIsALostConnection(path: String) async throws {
+        // Given a server that takes the upgrade request, then closes the connection cleanly or resets it
+        let live = try LiveServer()
+        let socket = live.session.webSocket(socketURL(live.server, path))
+        // When the socket is used, then the handshake fails as a request does there: the connection was lost (it was
+        // "cannot connect" for a close and "invalid response" for a reset, which no retry policy retries)
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .transport(.connectionLost))
+    }
+
     @Test(arguments: [FerryError.TimeoutKind.idle, .total])
     func aConnectionAttemptNeverAnsweredEndsWithTheHandshakesTimeout(kind: FerryError.TimeoutKind) async throws {
         // Given a port where a connection attempt is never answered, and a short timeout of one kind. The handshake's

@@ -8,7 +8,8 @@ import NIOSSL
 
 extension FerryError {
     /// Maps an error of AsyncHTTPClient or SwiftNIO (or anything else the engine threw) to a `FerryError`, with
-    /// what the error says beyond the reason (a refused connection, a reset, a malformed chunk) as its detail.
+    /// what the error says beyond the reason (a refused connection, a reset, a malformed chunk) as its detail. The
+    /// errors of SwiftNIO's sockets and TLS are mapped as for a WebSocket (``mappingNIO(_:)``).
     static func mappingAsyncHTTPClient(_ error: any Error) -> FerryError {
         if let error = error as? FerryError { return error }
         if error is CancellationError { return FerryError(.cancelled) }
@@ -54,57 +55,8 @@ extension FerryError {
                 .transport(.invalidResponse), detail: .malformedResponse("its compressed body could not be decoded"),
                 underlyingError: error)
         }
-        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
-            let phrase =
-                (error as? NIOSSLExtraError) == .failedToValidateHostname
-                ? "the server's certificate does not name this host" : Self.tlsPhrase(String(describing: error))
-            return FerryError(.transport(.secureConnectionFailed), detail: .tlsFailed(phrase), underlyingError: error)
-        }
-        if let error = error as? NIOConnectionError {
-            // Every address failed; the first one's error says why. No address at all: the name did not resolve.
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return FerryError(.transport(.hostNotFound), detail: nil, underlyingError: error)
-            }
-            let detail = error.connectionErrors.lazy.compactMap { Self.socketDetail($0.error) }.first
-            return FerryError(.transport(.cannotConnect), detail: detail, underlyingError: error)
-        }
-        if let error = error as? IOError {
-            let reason: Reason =
-                switch error.errnoCode {
-                case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH: .transport(.cannotConnect)
-                case ECONNRESET, EPIPE: .transport(.connectionLost)
-                default: .transport(.other)
-                }
-            return FerryError(reason, detail: Detail(errno: error.errnoCode), underlyingError: error)
-        }
-        if let error = error as? ChannelError {
-            let detail: Detail? = error == .eof || error == .ioOnClosedChannel ? .connectionClosed : nil
-            return FerryError(.transport(.connectionLost), detail: detail, underlyingError: error)
-        }
+        if let mapped = mappingNIO(error) { return mapped }
         return FerryError(.transport(.other), underlyingError: error)
-    }
-
-    /// What BoringSSL's error text says, in words: its reason codes are the only clue to why a handshake failed.
-    private static func tlsPhrase(_ text: String) -> String {
-        if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "the server's certificate could not be verified (not issued by a trusted root, expired, not yet "
-                + "valid, or its chain incomplete)"
-        }
-        if text.contains("UNSUPPORTED_PROTOCOL") || text.contains("PROTOCOL_VERSION") {
-            return "the server and Ferry share no TLS version (TLSPolicy.minimumVersion)"
-        }
-        if text.contains("CERTIFICATE_REQUIRED") || text.contains("HANDSHAKE_FAILURE") {
-            return "the server refused the handshake (does it want a client certificate?)"
-        }
-        if text.contains("WRONG_VERSION_NUMBER") { return "the server does not speak TLS on this port" }
-        return "the TLS handshake failed"
-    }
-
-    /// What a socket error of one connection attempt says.
-    private static func socketDetail(_ error: any Error) -> Detail? {
-        if let error = error as? IOError { return Detail(errno: error.errnoCode) }
-        if let error = error as? ChannelError, case .connectTimeout = error { return .connectTimedOut }
-        return nil
     }
 
     /// What is wrong with a response NIO's parser rejected, as a phrase.
