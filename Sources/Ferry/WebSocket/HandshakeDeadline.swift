@@ -1,26 +1,50 @@
 #if WebSocket
 import NIOCore
 
-/// The time a handshake may take and whether it ran out (its channel was then closed), and the handshake's channel,
-/// closed when the task awaiting the handshake is cancelled (SwiftNIO's futures do not end on cancellation).
+/// The one instant a handshake must be over by, whether it ran out, and the handshake's channels: each connection
+/// attempt's (Happy Eyeballs may make two), closed when the task awaiting the handshake is cancelled (SwiftNIO's
+/// futures do not end on cancellation).
+///
+/// The instant is fixed when the handshake starts: the connection, a proxy's tunnel, TLS, the upgrade and a refusal's
+/// body all share it, so a slow proxy leaves the upgrade only what is left, and the handshake as a whole never takes
+/// longer than its timeout.
 final class HandshakeDeadline: Sendable {
     /// The time allowed, or `nil` for no limit.
     let timeout: Duration?
     /// Which of the request's timeouts ``timeout`` is: the idle one, or the total one when that is shorter.
     let kind: FerryError.TimeoutKind
+    /// When the time runs out, or `nil` for no limit.
+    let end: NIODeadline?
     private let state = Locked(State())
 
     private struct State: Sendable {
         var expired = false
         var cancelled = false
-        var channel: (any Channel)?
+        var channels: [any Channel] = []
     }
 
     /// - Parameters:
     ///   - idle: The request's idle timeout, bounding the handshake as a whole.
     ///   - total: What is left of its total timeout.
-    init(idle: Duration?, total: Duration?) {
+    ///   - now: The instant the handshake starts.
+    init(idle: Duration?, total: Duration?, now: NIODeadline = .now()) {
         (timeout, kind) = WebSocketHandshake.timeout(idle: idle, total: total)
+        end = timeout.map { now + TimeAmount($0) }
+    }
+
+    /// The connection attempt's timeout: what is left of the time, or `limit` (the transport's connect timeout) when
+    /// that is shorter or there is no deadline; and whether the deadline is what it ends at, so that an attempt
+    /// running out is the handshake's timeout rather than a host that cannot be reached.
+    func connectTimeout(limit: TimeAmount, now: NIODeadline = .now()) -> (timeout: TimeAmount, isTheDeadline: Bool) {
+        guard let end else { return (limit, false) }
+        let left = max(end - now, .zero)
+        return left <= limit ? (left, true) : (limit, false)
+    }
+
+    /// The instant a step without a deadline of its own (a proxy's answer) must be done by: the deadline, or `limit`
+    /// from now when there is none.
+    func end(orIn limit: TimeAmount, now: NIODeadline = .now()) -> NIODeadline {
+        end ?? now + limit
     }
 
     /// Whether the time ran out.
@@ -34,22 +58,23 @@ final class HandshakeDeadline: Sendable {
         }
     }
 
-    /// The handshake's channel, once connected; closed at once when the awaiting task was cancelled already.
+    /// A connection attempt's channel; closed at once when the awaiting task was cancelled already.
     func attach(_ channel: any Channel) {
         let cancelled = state.withLock { state in
-            state.channel = channel
+            state.channels.append(channel)
             return state.cancelled
         }
         if cancelled { channel.close(promise: nil) }
     }
 
-    /// The awaiting task was cancelled: the channel (now, or once attached) is closed, which ends the handshake.
+    /// The awaiting task was cancelled: every attempt's channel (now, or once attached) is closed, which ends the
+    /// handshake, whichever attempt had won.
     func cancel() {
-        let channel = state.withLock { state in
+        let channels = state.withLock { state in
             state.cancelled = true
-            return state.channel
+            return state.channels
         }
-        channel?.close(promise: nil)
+        for channel in channels { channel.close(promise: nil) }
     }
 }
 #endif

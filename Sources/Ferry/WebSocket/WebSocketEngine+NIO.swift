@@ -47,8 +47,9 @@ enum WebSocketEngine {
         let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let port = url.port ?? (usesTLS ? 443 : 80)
         let upgrade: Upgrade
-        // The handshake (connection, upgrade, a refusal's body) gets the request's idle timeout as a whole, or what is
-        // left of its total timeout when that is shorter; cancelling the awaiting task closes its channel.
+        // The handshake (connection, a proxy's tunnel, TLS, upgrade, a refusal's body) must end by one instant: the
+        // request's idle timeout from now, or what is left of its total timeout when that is shorter. Cancelling the
+        // awaiting task closes its channels.
         let deadline = HandshakeDeadline(idle: request.idleTimeout, total: request.totalTimeout)
         // permessage-deflate, when asked for: offered in the request, enabled if the server's answer accepts it. The
         // offer's `client_max_window_bits=15` lets the server choose a smaller window for what Ferry compresses
@@ -70,11 +71,6 @@ enum WebSocketEngine {
                 deadline.cancel()
             }
         } catch {
-            // The deadline is also the connect timeout: a connection attempt that outlasts it is the handshake's
-            // timeout running out, not a host that cannot be reached.
-            if deadline.timeout != nil, let error = error as? ChannelError, case .connectTimeout = error {
-                deadline.expire()
-            }
             throw deadline.hasExpired
                 ? FerryError(.timedOut(deadline.kind), request: request) : connectionError(error, request: request)
         }
@@ -120,8 +116,11 @@ enum WebSocketEngine {
         let head = upgradeHead
         let limit = options.maximumMessageSize
         let keepAlive = options.keepAliveInterval
+        // The transport's connect timeout, or what is left of the handshake's time when that is shorter: an attempt
+        // that runs out then is the handshake's timeout running out, not a host that cannot be reached.
+        let connect = deadline.connectTimeout(limit: connectTimeout(of: transport))
         let future = try await bootstrap(for: transport)
-            .connectTimeout(deadline.timeout.map { TimeAmount($0) } ?? .seconds(10))
+            .connectTimeout(connect.timeout)
             .connect(host: proxy?.host ?? bareHost, port: proxy?.port ?? port) { channel in
                 deadline.attach(channel)
                 return channel.eventLoop.makeCompletedFuture {
@@ -137,7 +136,12 @@ enum WebSocketEngine {
                     ).flatMapThrowing { try configured() }.flatMap { $0 }
                 }
             }
-        return try await future.get()
+        do {
+            return try await future.get()
+        } catch {
+            if connect.isTheDeadline, case ChannelError.connectTimeout = error { deadline.expire() }
+            throw error
+        }
     }
 
     /// An upgraded channel as an open socket: the `101`'s subprotocol checked, the extensions built, the socket's
@@ -196,6 +200,18 @@ enum WebSocketEngine {
         }
         #endif
         return ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    /// How long a connection attempt may take: the connect timeout of the session's `AsyncHTTPClientTransport`, else
+    /// 10 s (AsyncHTTPClient's default).
+    private static func connectTimeout(of transport: any Transport) -> TimeAmount {
+        #if AsyncHTTPClient
+        if let transport = transport as? AsyncHTTPClientTransport, let timeout = transport.configuration.timeout.connect
+        {
+            return timeout
+        }
+        #endif
+        return .seconds(10)
     }
 
     /// The proxy the session's transport would use for the upgrade's URL, so that a WebSocket takes the same way as
@@ -413,8 +429,8 @@ enum WebSocketEngine {
         configuration.leftOverBytesStrategy = .forwardBytes
         let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
             configuration: configuration)
-        guard let timeout = deadline.timeout else { return upgrade }
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        guard let end = deadline.end else { return upgrade }
+        let timer = channel.eventLoop.scheduleTask(deadline: end) {
             deadline.expire()
             channel.close(promise: nil)
         }

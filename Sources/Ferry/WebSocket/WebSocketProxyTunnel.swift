@@ -17,14 +17,15 @@ enum WebSocketProxyTunnel {
     ///   - proxy: The proxy.
     ///   - host: The server's host (no brackets).
     ///   - port: The server's port.
-    ///   - deadline: The handshake's deadline: the time the proxy may take to open the tunnel (10 s without one),
+    ///   - deadline: The handshake's deadline: the proxy must open the tunnel before it (within 10 s without one),
     ///     noted as run out when the proxy took it all.
     /// - Returns: A future that succeeds when the tunnel is open, with only the channel's own handlers left, or fails
     ///   with a ``FerryError`` that names the proxy (``FerryError/Reason/transport(_:)`` `cannotConnect`).
     static func open(
         _ channel: any Channel, through proxy: ProxyServer, host: String, port: Int, deadline: HandshakeDeadline
     ) throws -> EventLoopFuture<Void> {
-        let timeout = deadline.timeout ?? .seconds(10)
+        // What is left of the handshake's time, or 10 s without a deadline.
+        let end = deadline.end(orIn: .seconds(10))
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let pipeline = channel.pipeline.syncOperations
         switch proxy.kind {
@@ -40,7 +41,7 @@ enum WebSocketProxyTunnel {
             // An IPv6 address goes in brackets in the CONNECT target (RFC 9110 §9.3.6: an authority).
             let connect = NIOHTTP1ProxyConnectHandler(
                 targetHost: ProxyServer.hostText(host), targetPort: port, headers: headers,
-                deadline: .now() + TimeAmount(timeout),
+                deadline: end,
                 promise: promise)
             try pipeline.addHandlers([encoder, decoder, connect])
             // Open, the tunnel carries the server's bytes: the handler that spoke to the proxy removes itself, and
@@ -60,7 +61,7 @@ enum WebSocketProxyTunnel {
             try pipeline.addHandlers([
                 SOCKSClientHandler(targetAddress: target), SOCKSEstablishedHandler(promise: promise),
             ])
-            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(NoAnswer()) }
+            let timer = channel.eventLoop.scheduleTask(deadline: end) { promise.fail(NoAnswer()) }
             return promise.futureResult.always { _ in timer.cancel() }.flatMapErrorThrowing { error in
                 channel.close(promise: nil)
                 throw failure(error, proxy: proxy, deadline: deadline)
@@ -79,7 +80,7 @@ enum WebSocketProxyTunnel {
         typealias Known = NIOHTTP1ProxyConnectHandler.Error
         let why: String
         if error is NoAnswer || (error as? Known) == Known.httpProxyHandshakeTimeout() {
-            if deadline.timeout != nil { deadline.expire() }
+            if deadline.end != nil { deadline.expire() }
             why = noAnswer
         } else if let error = error as? Known {
             if error == Known.proxyAuthenticationRequired() {
@@ -102,7 +103,7 @@ enum WebSocketProxyTunnel {
 }
 
 /// Completes the tunnel's promise when the SOCKS5 handshake is done (then leaves the pipeline), or fails it with the
-/// first error or the connection's end.
+/// first error, the connection's end, or the handler's removal before then (a channel closed before it connected).
 private final class SOCKSEstablishedHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
@@ -126,6 +127,11 @@ private final class SOCKSEstablishedHandler: ChannelInboundHandler, RemovableCha
     func channelInactive(context: ChannelHandlerContext) {
         promise.fail(ChannelError.eof)
         context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // A no-op once the promise is complete: only a removal before the tunnel opened fails it.
+        promise.fail(ChannelError.ioOnClosedChannel)
     }
 }
 #endif
