@@ -90,8 +90,10 @@ final class KeepAliveHandler: ChannelDuplexHandler {
             var payload = context.channel.allocator.buffer(capacity: 2)
             payload.write(webSocketErrorCode: .goingAway)
             let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
+            // Closed at once, not when the write completes: the flush hands the frame to the kernel when the send
+            // buffer has room, and a gone peer may never make room, which would keep the dead socket open.
+            context.writeAndFlush(wrapOutboundOut(close), promise: nil)
+            context.close(promise: nil)
             return
         }
         unanswered = true

@@ -9,7 +9,8 @@ struct RefusedResponse: Sendable {
 }
 
 /// Collects a refused upgrade's response (head, and up to ``FerryError/bodyPrefixLimit`` bytes of body), then
-/// closes the connection.
+/// closes the connection: at the body's end, or as soon as the prefix is full, so that a body that never ends (a
+/// stream served where a socket was asked for) does not hold the handshake until its timeout.
 final class RefusedUpgradeCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
 
@@ -32,6 +33,7 @@ final class RefusedUpgradeCollector: ChannelInboundHandler {
                 var slice = slice
                 body.writeBuffer(&slice)
             }
+            if body.readableBytes >= FerryError.bodyPrefixLimit { complete(context: context) }
         case .end:
             complete(context: context)
         }

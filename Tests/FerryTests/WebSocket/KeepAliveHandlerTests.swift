@@ -89,6 +89,37 @@ struct KeepAliveHandlerTests {
         #expect(try harness.tick().isEmpty)
     }
 
+    /// Holds every write, as a socket whose send buffer a gone peer never drains: no write completes until the
+    /// channel closes.
+    final class StuckWrites: ChannelOutboundHandler {
+        typealias OutboundIn = WebSocketFrame
+        private var held: [EventLoopPromise<Void>] = []
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if let promise { held.append(promise) }
+        }
+
+        func flush(context: ChannelHandlerContext) {}
+
+        func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+            for promise in held { promise.fail(ChannelError.ioOnClosedChannel) }
+            held = []
+            context.close(mode: mode, promise: promise)
+        }
+    }
+
+    @Test func aDeadPeerIsClosedEvenWhenTheCloseFrameCannotGoOut() throws {
+        // Given a socket whose writes never complete (the peer is gone and the send buffer is full)
+        let harness = try Harness()
+        try harness.channel.pipeline.syncOperations.addHandler(StuckWrites(), position: .first)
+        // When a ping goes unanswered for an interval
+        harness.channel.embeddedEventLoop.advanceTime(by: harness.interval)
+        harness.channel.embeddedEventLoop.advanceTime(by: harness.interval)
+        // Then the socket is closed as gone, without waiting for its close frame to be written
+        #expect(harness.inbox.fault == .goingAway)
+        #expect(!harness.channel.isActive)
+    }
+
     @Test func pausedReadingIsNotADeadPeer() throws {
         let harness = try Harness()
         #expect(try harness.tick().map(\.opcode) == [.ping])

@@ -215,6 +215,21 @@ struct LiveWebSocketTests {
         }
     }
 
+    @Test func aRefusalWhoseBodyNeverEndsEndsTheHandshakeOnceItsPrefixIsIn() async throws {
+        // Given a server that refuses the upgrade with a body that never ends (4,096 bytes of 100,000, then nothing),
+        // and a long idle timeout
+        let live = try LiveServer { $0.idleTimeout = Duration.seconds(30).scaled }
+        live.server.setRoute("/endless") { _ in .fault(.stalledBody(declaredLength: 100_000, sentLength: 4_096)) }
+        let socket = live.session.webSocket(socketURL(live.server, "/endless"))
+        // When the socket is used, then the refusal ends the handshake as soon as the error's body prefix is in: its
+        // status and prefix, not the idle timeout
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        #expect(error?.reason == .unacceptableStatus(200))
+        #expect(error?.bodyPrefix?.count == FerryError.bodyPrefixLimit)
+        let server = live.server
+        try await waitUntil(limit: .seconds(10)) { server.openConnectionCount == 0 }
+    }
+
     @Test func cancellingTheReadingTaskClosesWith1001() async throws {
         // Given a reader waiting on a socket the server keeps quiet on
         let live = try LiveServer()
