@@ -119,24 +119,27 @@ enum WebSocketEngine {
         // The transport's connect timeout, or what is left of the handshake's time when that is shorter: an attempt
         // that runs out then is the handshake's timeout running out, not a host that cannot be reached.
         let connect = deadline.connectTimeout(limit: connectTimeout(of: transport))
-        let future = try await bootstrap(for: transport)
-            .connectTimeout(connect.timeout)
-            .connect(host: proxy?.host ?? bareHost, port: proxy?.port ?? port) { channel in
-                deadline.attach(channel)
-                return channel.eventLoop.makeCompletedFuture {
-                    @Sendable func configured() throws -> EventLoopFuture<Upgrade> {
-                        try configure(
-                            channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
-                            keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
-                    }
-                    guard let proxy else { return try configured() }
-                    // Through the proxy first; then TLS and the upgrade, on the tunnel, as on a direct connection.
-                    return try WebSocketProxyTunnel.open(
-                        channel, through: proxy, host: bareHost, port: port, deadline: deadline
-                    ).flatMapThrowing { try configured() }.flatMap { $0 }
-                }
-            }
         do {
+            // The connection attempt's own errors (its timeout among them) come from `connect`, the rest of the
+            // handshake's from the future it returns.
+            let future = try await bootstrap(for: transport)
+                .connectTimeout(connect.timeout)
+                .connect(host: proxy?.host ?? bareHost, port: proxy?.port ?? port) { channel in
+                    deadline.attach(channel)
+                    return channel.eventLoop.makeCompletedFuture {
+                        @Sendable func configured() throws -> EventLoopFuture<Upgrade> {
+                            try configure(
+                                channel, head: head, tls: usesTLS ? (tls, bareHost) : nil, maximumMessageSize: limit,
+                                keepAliveInterval: keepAlive, inbox: inbox, deadline: deadline)
+                        }
+                        guard let proxy else { return try configured() }
+                        // Through the proxy first; then TLS and the upgrade, on the tunnel, as on a direct
+                        // connection.
+                        return try WebSocketProxyTunnel.open(
+                            channel, through: proxy, host: bareHost, port: port, deadline: deadline
+                        ).flatMapThrowing { try configured() }.flatMap { $0 }
+                    }
+                }
             return try await future.get()
         } catch {
             if connect.isTheDeadline, case ChannelError.connectTimeout = error { deadline.expire() }

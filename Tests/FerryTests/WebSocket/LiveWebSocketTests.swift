@@ -348,18 +348,40 @@ struct LiveWebSocketTests {
     }
 
     #if AsyncHTTPClient
-    @Test(arguments: [ProxyServer.Kind.http, .socks5], [FerryError.TimeoutKind.idle, .total])
+    @Test(arguments: [ProxyServer.Kind.http, .socks5], [StallingPort.Stage.answering, .connecting])
     func aProxyThatNeverAnswersEndsWithTheHandshakesTimeout(
-        proxy: ProxyServer.Kind, kind: FerryError.TimeoutKind
+        proxy: ProxyServer.Kind, stage: StallingPort.Stage
     ) async throws {
-        // Given a proxy that takes the connection and never answers the CONNECT or the SOCKS5 greeting
-        let stalling = try StallingPort(at: .answering)
-        let transport = try AsyncHTTPClientTransport(proxy: stalling.proxy(proxy))
-        let socket = Session.timingOut(kind, transport: transport).webSocket("ws://127.0.0.1:1/ws/echo")
-        // When the socket is used, then the handshake's timeout ends it, as it would a request's
+        // Given a proxy that takes the connection and never answers the CONNECT or the SOCKS5 greeting, or one whose
+        // connection attempts are never answered (nothing of the tunnel has started then, so only the connect
+        // timeout, what is left of the handshake's time, can end it)
+        let stalling = try StallingPort(at: stage)
+        for kind in [FerryError.TimeoutKind.idle, .total] {
+            let transport = try AsyncHTTPClientTransport(proxy: stalling.proxy(proxy))
+            let socket = Session.timingOut(kind, transport: transport).webSocket("ws://127.0.0.1:1/ws/echo")
+            // When the socket is used, then the handshake's timeout ends it, as it would a request's (it was "cannot
+            // connect" for a connection to an HTTP proxy never answered)
+            let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+            #expect(error?.reason == .timedOut(kind), "\(kind)")
+        }
+        withExtendedLifetime(stalling) {}
+    }
+
+    @Test func aConnectTimeoutShorterThanTheHandshakesTimeIsAHostThatCannotBeReached() async throws {
+        // Given a transport whose connect timeout (300 ms) comes long before the handshake's idle timeout
+        var configuration = AsyncHTTPClientTransport.defaultConfiguration
+        configuration.timeout.connect = .milliseconds(300)
+        let session = Session(
+            configuration: Session.Configuration(
+                idleTimeout: Duration.seconds(30).scaled,
+                transport: AsyncHTTPClientTransport(configuration: configuration)))
+        let stalling = try StallingPort(at: .connecting)
+        let socket = session.webSocket("ws://127.0.0.1:\(stalling.port)/ws/echo")
+        // When a connection attempt is never answered, then it ends at the connect timeout, as a request's does
         let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
         withExtendedLifetime(stalling) {}
-        #expect(error?.reason == .timedOut(kind))
+        #expect(error?.reason == .transport(.cannotConnect))
+        #expect(error?.localizedDescription.contains("timed out") == true)
     }
     #endif
 }
