@@ -9,9 +9,7 @@ import NIOCore
 /// body all share it, so a slow proxy leaves the upgrade only what is left, and the handshake as a whole never takes
 /// longer than its timeout.
 final class HandshakeDeadline: Sendable {
-    /// The time allowed, or `nil` for no limit.
-    let timeout: Duration?
-    /// Which of the request's timeouts ``timeout`` is: the idle one, or the total one when that is shorter.
+    /// Which of the request's timeouts ``end`` comes from: the idle one, or the total one when that is shorter.
     let kind: FerryError.TimeoutKind
     /// When the time runs out, or `nil` for no limit.
     let end: NIODeadline?
@@ -28,7 +26,8 @@ final class HandshakeDeadline: Sendable {
     ///   - total: What is left of its total timeout.
     ///   - now: The instant the handshake starts.
     init(idle: Duration?, total: Duration?, now: NIODeadline = .now()) {
-        (timeout, kind) = WebSocketHandshake.timeout(idle: idle, total: total)
+        let (timeout, kind) = WebSocketHandshake.timeout(idle: idle, total: total)
+        self.kind = kind
         end = timeout.map { now + TimeAmount($0) }
     }
 

@@ -7,10 +7,13 @@ import Testing
 @Suite("A WebSocket handshake's deadline (WebSocket trait)")
 struct HandshakeDeadlineTests {
     @Test func itIsTheShorterOfTheIdleAndTheTotalTimeout() {
-        let deadline = HandshakeDeadline(idle: .seconds(30), total: .seconds(2))
-        #expect(deadline.timeout == .seconds(2))
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        let deadline = HandshakeDeadline(idle: .seconds(30), total: .seconds(2), now: start)
+        #expect(deadline.end == start + .seconds(2))
         #expect(deadline.kind == .total)
-        #expect(HandshakeDeadline(idle: .seconds(1), total: .seconds(2)).kind == .idle)
+        let idle = HandshakeDeadline(idle: .seconds(1), total: .seconds(2), now: start)
+        #expect(idle.end == start + .seconds(1))
+        #expect(idle.kind == .idle)
     }
 
     @Test func everyStepSharesOneInstant() {
