@@ -136,9 +136,11 @@ let package = Package(
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: serviceLifecycle)),
-                // The keep-alive handler's tests drive it in an EmbeddedChannel, on a clock they advance.
+                // The keep-alive handler's tests drive it in an EmbeddedChannel, on a clock they advance; the proxy
+                // tunnel's tests also open a real socket (NIOPosix).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: webSocket)),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: webSocket)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: webSocket)),
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: webSocket)),
             ]
         ),

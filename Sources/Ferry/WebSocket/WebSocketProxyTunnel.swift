@@ -70,6 +70,7 @@ enum WebSocketProxyTunnel {
     }
 
     private static let noAnswer = "the proxy did not answer in time"
+    private static let closedEarly = "the connection to the proxy closed before the tunnel opened"
 
     /// The SOCKS5 handshake took longer than the time allowed.
     private struct NoAnswer: Error {}
@@ -85,15 +86,16 @@ enum WebSocketProxyTunnel {
         } else if let error = error as? Known {
             if error == Known.proxyAuthenticationRequired() {
                 why = "the proxy refused the credentials (407 Proxy Authentication Required)"
-            } else if error == Known.remoteConnectionClosed() {
-                why = "the proxy closed the connection before the tunnel opened"
+            } else if [Known.remoteConnectionClosed(), .noResult(), .channelUnexpectedlyInactive()].contains(error) {
+                // `noResult`: the handler left a socket that closed before it connected.
+                why = closedEarly
             } else {
                 why = "the proxy refused to open a tunnel to the server"
             }
         } else if error is SOCKSError.ConnectionFailed {
             why = "the SOCKS5 proxy could not reach the server"
         } else if error is ChannelError {
-            why = "the proxy closed the connection before the tunnel opened"
+            why = closedEarly
         } else {
             why = "the proxy refused to open a tunnel to the server"
         }

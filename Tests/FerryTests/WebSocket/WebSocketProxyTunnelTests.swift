@@ -2,6 +2,7 @@
 @testable import Ferry
 import NIOCore
 import NIOEmbedded
+import NIOPosix
 import Testing
 
 /// A WebSocket's proxy tunnel set up on an `EmbeddedChannel`, on the embedded loop's clock.
@@ -28,6 +29,46 @@ struct WebSocketProxyTunnelTests {
         }
         #expect(error.reason == .transport(.cannotConnect))
         #expect(!deadline.hasExpired)
+    }
+
+    @Test(arguments: [ProxyServer.Kind.http, .socks5])
+    func aSocketWhoseConnectionIsRefusedFailsTheTunnelAtOnce(kind: ProxyServer.Kind) async throws {
+        // Given a tunnel set up on a real socket, with no deadline (its own timer would end it 10 s later), to a
+        // proxy port where nothing listens. Such a socket never becomes active, so its handlers see no
+        // `channelInactive`: they are only removed when it closes.
+        let port = try await Self.portWhereNothingListens()
+        let deadline = HandshakeDeadline(idle: nil, total: nil)
+        let proxy = ProxyServer(kind: kind, host: "127.0.0.1", port: port)
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let tunnel = eventLoop.makePromise(of: Void.self)
+        let bootstrap = ClientBootstrap(group: eventLoop).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try WebSocketProxyTunnel.open(
+                    channel, through: proxy, host: "example.test", port: 80, deadline: deadline
+                )
+                .cascade(to: tunnel)
+            }
+        }
+        // When the connection is refused
+        await #expect(throws: (any Error).self) { _ = try await bootstrap.connect(host: "127.0.0.1", port: port).get() }
+        // Then the tunnel has failed as a connection that closed, not as a proxy that refused or never answered
+        let error = await #expect(throws: FerryError.self) { try await tunnel.futureResult.get() }
+        #expect(error?.reason == .transport(.cannotConnect))
+        guard case .proxyFailed(let why) = error?.detail else {
+            Issue.record("expected a proxy failure, got \(String(describing: error?.detail))")
+            return
+        }
+        #expect(why.hasPrefix("the connection to the proxy closed before the tunnel opened"), "\(why)")
+        #expect(!deadline.hasExpired)
+    }
+
+    /// A loopback port that was free a moment ago: bound, read, and closed again.
+    private static func portWhereNothingListens() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 1
+        try await channel.close()
+        return port
     }
 }
 #endif
