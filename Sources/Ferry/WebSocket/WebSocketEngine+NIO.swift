@@ -71,8 +71,10 @@ enum WebSocketEngine {
                 deadline.cancel()
             }
         } catch {
-            throw deadline.hasExpired
-                ? FerryError(.timedOut(deadline.kind), request: request) : connectionError(error, request: request)
+            if deadline.hasExpired { throw FerryError(.timedOut(deadline.kind), request: request) }
+            // Through a proxy the socket connects only to the proxy: a connection that failed was the proxy's.
+            let failure = connectionError(error, request: request)
+            throw proxy.map(failure.reachingProxy) ?? failure
         }
         switch upgrade {
         case .refused(let refusal):

@@ -91,4 +91,24 @@ struct LiveFaultTests {
         withExtendedLifetime(refusing) {}
         #expect(error?.reason == .transport(.cannotConnect))
     }
+
+    #if AsyncHTTPClient
+    // URLSession on Linux takes no proxy (`ProxyInteropTests`): AsyncHTTPClient only.
+    @Test(arguments: [ProxyServer.Kind.http, .socks5])
+    func aProxyThatIsDownIsNamedAsTheHostThatCannotBeReached(proxy: ProxyServer.Kind) async throws {
+        // Given a proxy whose port refuses every connection
+        let refusing = try RefusingPort()
+        let session = Session(transport: try AsyncHTTPClientTransport(proxy: refusing.proxy(proxy)))
+        // When a request goes through it
+        let error = await #expect(throws: FerryError.self) { try await session.get("http://127.0.0.1:1/").value }
+        withExtendedLifetime(refusing) {}
+        // Then it cannot connect, and the message says the proxy could not be reached (it named the server's
+        // 127.0.0.1:1, which was never tried)
+        #expect(error?.reason == .transport(.cannotConnect))
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("the proxy could not be reached: connection refused"), "\(message)")
+        #expect(message.contains("127.0.0.1:\(refusing.port)"), "\(message)")
+        #expect(error?.recoverySuggestion?.hasPrefix("Check the proxy's address") == true)
+    }
+    #endif
 }

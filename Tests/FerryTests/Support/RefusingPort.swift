@@ -1,3 +1,4 @@
+import Ferry
 import Foundation
 
 #if canImport(Glibc)
@@ -41,6 +42,11 @@ final class RefusingPort: Sendable {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A policy that sends every request through this port as a proxy of `kind`: one that is down.
+    func proxy(_ kind: ProxyServer.Kind) -> ProxyPolicy {
+        .loopback(kind, port: port)
     }
 
     deinit { close(descriptor) }

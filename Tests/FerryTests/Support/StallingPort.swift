@@ -71,10 +71,7 @@ final class StallingPort: Sendable {
     /// A policy that sends every request through this port as a proxy of `kind`: one that never answers when the
     /// port stalls at ``Stage/answering``.
     func proxy(_ kind: ProxyServer.Kind) -> ProxyPolicy {
-        switch kind {
-        case .http: .http(host: "127.0.0.1", port: port)
-        case .socks5: .socks5(host: "127.0.0.1", port: port)
-        }
+        .loopback(kind, port: port)
     }
 
     deinit {
@@ -97,6 +94,16 @@ final class StallingPort: Sendable {
         let code = POSIXErrorCode(rawValue: errno) ?? .EIO
         close(descriptor)
         return POSIXError(code)
+    }
+}
+
+extension ProxyPolicy {
+    /// A proxy of `kind` on 127.0.0.1.
+    static func loopback(_ kind: ProxyServer.Kind, port: Int) -> ProxyPolicy {
+        switch kind {
+        case .http: .http(host: "127.0.0.1", port: port)
+        case .socks5: .socks5(host: "127.0.0.1", port: port)
+        }
     }
 }
 

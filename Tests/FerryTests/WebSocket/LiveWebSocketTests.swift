@@ -367,6 +367,23 @@ struct LiveWebSocketTests {
         withExtendedLifetime(stalling) {}
     }
 
+    @Test(arguments: [ProxyServer.Kind.http, .socks5])
+    func aProxyThatIsDownFailsTheHandshakeAtOnceNamingTheProxy(proxy: ProxyServer.Kind) async throws {
+        // Given a proxy whose port refuses every connection, and a long timeout
+        let refusing = try RefusingPort()
+        let transport = try AsyncHTTPClientTransport(proxy: refusing.proxy(proxy))
+        let session = Session(
+            configuration: Session.Configuration(idleTimeout: Duration.seconds(30).scaled, transport: transport))
+        let socket = session.webSocket("ws://127.0.0.1:1/ws/echo")
+        // When the socket is used, then the handshake fails as a host that cannot be reached, naming the proxy
+        let error = await #expect(throws: FerryError.self) { _ = try await socket.head }
+        withExtendedLifetime(refusing) {}
+        #expect(error?.reason == .transport(.cannotConnect))
+        let message = error?.localizedDescription ?? ""
+        #expect(message.contains("the proxy could not be reached: connection refused"), "\(message)")
+        #expect(message.contains("127.0.0.1:\(refusing.port)"), "\(message)")
+    }
+
     @Test func aConnectTimeoutShorterThanTheHandshakesTimeIsAHostThatCannotBeReached() async throws {
         // Given a transport whose connect timeout (300 ms) comes long before the handshake's idle timeout
         var configuration = AsyncHTTPClientTransport.defaultConfiguration

@@ -36,7 +36,8 @@ struct WebSocketProxyTunnelTests {
         // Given a tunnel set up on a real socket, with no deadline (its own timer would end it 10 s later), to a
         // proxy port where nothing listens. Such a socket never becomes active, so its handlers see no
         // `channelInactive`: they are only removed when it closes.
-        let port = try await Self.portWhereNothingListens()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let deadline = HandshakeDeadline(idle: nil, total: nil)
         let proxy = ProxyServer(kind: kind, host: "127.0.0.1", port: port)
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
@@ -60,15 +61,7 @@ struct WebSocketProxyTunnelTests {
         }
         #expect(why.hasPrefix("the connection to the proxy closed before the tunnel opened"), "\(why)")
         #expect(!deadline.hasExpired)
-    }
-
-    /// A loopback port that was free a moment ago: bound, read, and closed again.
-    private static func portWhereNothingListens() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 1
-        try await channel.close()
-        return port
+        withExtendedLifetime(refusing) {}
     }
 }
 #endif

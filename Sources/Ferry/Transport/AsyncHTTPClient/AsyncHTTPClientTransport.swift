@@ -206,8 +206,8 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// The client for `request`: ``client``, or the one for the proxy the policy names and the TLS policy of the
     /// request's host.
-    private func client(for request: Request) throws(FerryError) -> HTTPClient {
-        guard choosesClientPerRequest else { return client }
+    private func client(for request: Request) throws(FerryError) -> (client: HTTPClient, proxy: ProxyServer?) {
+        guard choosesClientPerRequest else { return (client, nil) }
         var key = ClientKey()
         if let proxy {
             do throws(FerryError) {
@@ -219,7 +219,7 @@ public final class AsyncHTTPClientTransport: Transport {
         if let perHostTLS, let host = request.url.host(percentEncoded: false) {
             key.tls = perHostTLS.perHostPolicy(for: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         }
-        guard key.proxy != nil || key.tls != nil else { return client }
+        guard key.proxy != nil || key.tls != nil else { return (client, nil) }
         let made: HTTPClient = try otherClients.withLock { clients throws(FerryError) in
             if let existing = clients[key] { return existing }
             var configuration = configuration
@@ -238,7 +238,7 @@ public final class AsyncHTTPClientTransport: Transport {
             clients[key] = made
             return made
         }
-        return made
+        return (made, key.proxy)
     }
 
     /// `true`: stream bodies are sent as they are produced, chunked when their length is unknown.
@@ -253,7 +253,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: ``FerryError``.
     public func send(_ request: Request, context: TransportContext) async throws -> TransportResponse {
         guard !isShutDown.withLock({ $0 }) else { throw FerryError(.sessionShutDown, request: request) }
-        let client = try client(for: request)
+        let (client, proxyServer) = try client(for: request)
         var headers = NIOHTTP1.HTTPHeaders()
         headers.reserveCapacity(request.headers.count)
         for header in request.headers {
@@ -288,6 +288,9 @@ public final class AsyncHTTPClientTransport: Transport {
                 if Task.isCancelled { throw FerryError(.cancelled, request: request) }
                 if case .stream? = request.body?.content { throw error }
                 continue
+            } catch let error as FerryError {
+                // Through a proxy the engine connects only to the proxy: a connection that failed was the proxy's.
+                throw proxyServer.map(error.reachingProxy) ?? error
             }
         }
     }
