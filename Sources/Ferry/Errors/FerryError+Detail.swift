@@ -32,6 +32,9 @@ extension FerryError {
         case systemError(Int32)
         /// The proxy did not open the way to the server, in words ("the proxy asked for credentials").
         case proxyFailed(String)
+        /// The connection to the proxy failed (`proxy` as its description shows it, without a password), `why` in
+        /// words ("connection refused").
+        case proxyUnreachable(proxy: String, why: String)
         /// Why the TLS handshake failed, in words ("the server's certificate could not be verified").
         case tlsFailed(String)
         /// ``FerryError/decodeBody(as:using:)`` found no body to decode.
@@ -53,6 +56,7 @@ extension FerryError {
             case .malformedResponse(let what): what
             case .systemError(let code): systemErrorText(code)
             case .proxyFailed(let why): why
+            case .proxyUnreachable(let proxy, let why): "the proxy \(proxy) could not be reached: \(why)"
             case .tlsFailed(let why): why
             case .noBodyToDecode: "there is no body to decode"
             case .bodyPrefixMayBeTruncated: "the body may have been cut"

@@ -5,9 +5,13 @@ extension FerryError {
     func transportClause(_ failure: TransportFailure) -> String {
         let endpoint = self.endpoint
         switch failure {
-        case .hostNotFound:
-            return host.map { "host not found: \($0)" } ?? "the host was not found"
-        case .cannotConnect:
+        case .hostNotFound, .cannotConnect:
+            if case .proxyUnreachable(let proxy, let why) = detail {
+                return "could not reach the proxy \(proxy): \(why)"
+            }
+            guard failure == .cannotConnect else {
+                return host.map { "host not found: \($0)" } ?? "the host was not found"
+            }
             let base = endpoint.map { "could not connect to \($0)" } ?? "could not connect to the server"
             return base + (detail.map { ": \($0.phrase)" } ?? "")
         case .connectionLost:
@@ -48,9 +52,12 @@ extension FerryError {
     func transportSuggestion(_ failure: TransportFailure) -> String? {
         let server = endpoint ?? "the server"
         switch failure {
-        case .hostNotFound:
-            return "Check the host name in the URL, and the DNS settings."
-        case .cannotConnect:
+        case .hostNotFound, .cannotConnect:
+            if case .proxyUnreachable = detail {
+                return "Check that the proxy is running at that address, as the ProxyPolicy or the proxy environment "
+                    + "variables name it."
+            }
+            guard failure == .cannotConnect else { return "Check the host name in the URL, and the DNS settings." }
             if case .proxyFailed = detail { return "Check the proxy's address and credentials in the ProxyPolicy." }
             if detail == .connectionRefused { return "Check that a server is listening on \(server)." }
             return "Check that a server is running on \(server) and can be reached from here."

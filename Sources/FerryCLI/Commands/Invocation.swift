@@ -78,6 +78,7 @@ struct Invocation {
         case .tooManyRedirects:
             return "check for a redirect loop, or allow more with --max-redirects N (it is \(options.maxRedirects))"
         case .transport(.cannotConnect), .transport(.hostNotFound):
+            if options.proxy != nil { return "check the proxy given to --proxy, then the URL's host and port" }
             return "check the URL's host and port; is the server running?"
         case .transport(.unsupportedHost):
             return "use a host name for the address (localhost rather than [::1])"

@@ -106,9 +106,9 @@ struct LiveFaultTests {
         // 127.0.0.1:1, which was never tried)
         #expect(error?.reason == .transport(.cannotConnect))
         let message = error?.localizedDescription ?? ""
-        #expect(message.contains("the proxy could not be reached: connection refused"), "\(message)")
-        #expect(message.contains("127.0.0.1:\(refusing.port)"), "\(message)")
-        #expect(error?.recoverySuggestion?.hasPrefix("Check the proxy's address") == true)
+        #expect(message.contains("could not reach the proxy \(proxy)://127.0.0.1:\(refusing.port)"), "\(message)")
+        #expect(message.hasSuffix("connection refused."), "\(message)")
+        #expect(error?.recoverySuggestion?.hasPrefix("Check that the proxy is running") == true)
     }
     #endif
 }

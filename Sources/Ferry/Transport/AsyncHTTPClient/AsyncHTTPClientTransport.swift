@@ -289,9 +289,20 @@ public final class AsyncHTTPClientTransport: Transport {
                 if case .stream? = request.body?.content { throw error }
                 continue
             } catch let error as FerryError {
-                // Through a proxy the engine connects only to the proxy: a connection that failed was the proxy's.
-                throw proxyServer.map(error.reachingProxy) ?? error
+                throw proxyServer.map { Self.restating(error, through: $0) } ?? error
             }
+        }
+    }
+
+    /// `error` for a request that went through `proxy`. A socket's own failure to connect (a `NIOConnectionError`, an
+    /// `IOError`) is the proxy's: the engine connects only to the proxy. The engine's connect timeout covers the
+    /// proxy's answer and the server's TLS too, so it says only that the proxy or the server did not answer in time.
+    /// The engine's other errors are left as they are.
+    static func restating(_ error: FerryError, through proxy: ProxyServer) -> FerryError {
+        switch error.underlyingError {
+        case let engine as HTTPClientError where engine == .connectTimeout: error.timingOutThrough(proxy)
+        case is HTTPClientError: error
+        default: error.reachingProxy(proxy)
         }
     }
 

@@ -1,27 +1,27 @@
 extension FerryError {
-    /// This error, when the connection that failed was to `proxy`: a refused, unreachable or unanswered connection
-    /// attempt, or a host name that did not resolve, is said to be the proxy's, not the server's, since through a
-    /// proxy the transport connects only to the proxy. Any other error is returned as it is.
-    ///
-    /// The reason becomes `transport(.cannotConnect)` (a proxy whose name does not resolve included: the server's
-    /// name was never looked up), and the message names the proxy.
+    /// This error, when the connection that failed was the one to `proxy`: a refused, unreachable or unanswered
+    /// connection attempt, or a proxy name that did not resolve, is said to be the proxy's, not the server's (through a
+    /// proxy the transport connects only to the proxy, and the server's name is the proxy's to resolve). The reason
+    /// stays; any other error is returned as it is.
     func reachingProxy(_ proxy: ProxyServer) -> FerryError {
-        let what: String
+        let why: String
         switch (reason, detail) {
-        case (.transport(.hostNotFound), _):
-            what = "its host name was not found"
-        case (.transport(.cannotConnect), .proxyFailed?):
-            return self
-        case (.transport(.cannotConnect), let detail?):
-            what = detail.phrase
-        case (.transport(.cannotConnect), nil):
-            what = "the connection attempt failed"
-        default:
-            return self
+        case (.transport(.hostNotFound), _): why = "its host name was not found"
+        case (.transport(.cannotConnect), .proxyFailed?), (.transport(.cannotConnect), .proxyUnreachable?): return self
+        case (.transport(.cannotConnect), let detail): why = detail?.phrase ?? "the connection attempt failed"
+        default: return self
         }
         var error = self
-        error.reason = .transport(.cannotConnect)
-        error.detail = .proxyFailed("the proxy could not be reached: \(what) (\(proxy))")
+        error.detail = .proxyUnreachable(proxy: proxy.description, why: why)
+        return error
+    }
+
+    /// This error, when a connection through `proxy` ran out of time with no telling where: the proxy, or the server
+    /// behind it, did not answer in time. Any other error is returned as it is.
+    func timingOutThrough(_ proxy: ProxyServer) -> FerryError {
+        guard reason == .transport(.cannotConnect), detail == .connectTimedOut else { return self }
+        var error = self
+        error.detail = .proxyFailed("the proxy, or the server behind it, did not answer in time (\(proxy))")
         return error
     }
 }

@@ -129,7 +129,9 @@ extension ProxyPolicy {
     /// - Throws: ``FerryError/Reason/unsupportedSetting(setting:remedy:)`` when the environment's variable for
     ///   the URL cannot be used.
     func server(for url: URL, environment: EnvironmentProxySettings) throws(FerryError) -> ProxyServer? {
-        switch self {
+        // A Unix socket is reached directly: no engine sends it through a proxy.
+        if let scheme = url.scheme, URL.isUnixSocketScheme(scheme) { return nil }
+        return switch self {
         case .direct: nil
         case .environment: try environment.server(for: url)
         case .http(let host, let port, let credentials):
