@@ -56,7 +56,7 @@ extension FerryError {
             case .malformedResponse(let what): what
             case .systemError(let code): systemErrorText(code)
             case .proxyFailed(let why): why
-            case .proxyUnreachable(let proxy, let why): "the proxy \(proxy) could not be reached: \(why)"
+            case .proxyUnreachable(let proxy, let why): "could not reach the proxy \(proxy): \(why)"
             case .tlsFailed(let why): why
             case .noBodyToDecode: "there is no body to decode"
             case .bodyPrefixMayBeTruncated: "the body may have been cut"

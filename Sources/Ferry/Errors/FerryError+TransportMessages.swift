@@ -4,14 +4,11 @@ extension FerryError {
     /// What happened below HTTP, in words, with the host and port.
     func transportClause(_ failure: TransportFailure) -> String {
         let endpoint = self.endpoint
+        if isProxyUnreachable(failure), let detail { return detail.phrase }
         switch failure {
-        case .hostNotFound, .cannotConnect:
-            if case .proxyUnreachable(let proxy, let why) = detail {
-                return "could not reach the proxy \(proxy): \(why)"
-            }
-            guard failure == .cannotConnect else {
-                return host.map { "host not found: \($0)" } ?? "the host was not found"
-            }
+        case .hostNotFound:
+            return host.map { "host not found: \($0)" } ?? "the host was not found"
+        case .cannotConnect:
             let base = endpoint.map { "could not connect to \($0)" } ?? "could not connect to the server"
             return base + (detail.map { ": \($0.phrase)" } ?? "")
         case .connectionLost:
@@ -48,16 +45,25 @@ extension FerryError {
         }
     }
 
+    /// Whether `failure` is the proxy's: the connection to it, or its name, failed (``FerryError/reachingProxy(_:)``).
+    private func isProxyUnreachable(_ failure: TransportFailure) -> Bool {
+        guard failure == .hostNotFound || failure == .cannotConnect, case .proxyUnreachable? = detail else {
+            return false
+        }
+        return true
+    }
+
     /// What to check after a transport failure.
     func transportSuggestion(_ failure: TransportFailure) -> String? {
         let server = endpoint ?? "the server"
+        if isProxyUnreachable(failure) {
+            return "Check that the proxy is running at that address, as the ProxyPolicy or the proxy environment "
+                + "variables name it."
+        }
         switch failure {
-        case .hostNotFound, .cannotConnect:
-            if case .proxyUnreachable = detail {
-                return "Check that the proxy is running at that address, as the ProxyPolicy or the proxy environment "
-                    + "variables name it."
-            }
-            guard failure == .cannotConnect else { return "Check the host name in the URL, and the DNS settings." }
+        case .hostNotFound:
+            return "Check the host name in the URL, and the DNS settings."
+        case .cannotConnect:
             if case .proxyFailed = detail { return "Check the proxy's address and credentials in the ProxyPolicy." }
             if detail == .connectionRefused { return "Check that a server is listening on \(server)." }
             return "Check that a server is running on \(server) and can be reached from here."

@@ -90,14 +90,14 @@ enum WebSocketProxyTunnel {
                 // `noResult`: the handler left a socket that closed before it connected.
                 why = closedEarly
             } else {
-                why = "the proxy refused to open a tunnel to the server"
+                why = FerryError.proxyRefusedTunnel
             }
         } else if error is SOCKSError.ConnectionFailed {
             why = "the SOCKS5 proxy could not reach the server"
         } else if error is ChannelError {
             why = closedEarly
         } else {
-            why = "the proxy refused to open a tunnel to the server"
+            why = FerryError.proxyRefusedTunnel
         }
         return FerryError(
             .transport(.cannotConnect), detail: .proxyFailed("\(why) (\(proxy))"), underlyingError: error)

@@ -13,7 +13,7 @@ import Darwin
 /// binding (without `SO_REUSEADDR`) keeps any other test's server from taking the port, which binding a server,
 /// reading its port and shutting it down does not: under load another suite's listener was handed the same port
 /// between the shutdown and the request, and a "refused" request was answered 404.
-final class RefusingPort: Sendable {
+final class RefusingPort: LoopbackPort {
     /// The port on 127.0.0.1.
     let port: Int
     private let descriptor: Int32
@@ -42,11 +42,6 @@ final class RefusingPort: Sendable {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// A policy that sends every request through this port as a proxy of `kind`: one that is down.
-    func proxy(_ kind: ProxyServer.Kind) -> ProxyPolicy {
-        .loopback(kind, port: port)
     }
 
     deinit { close(descriptor) }

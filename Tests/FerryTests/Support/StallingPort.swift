@@ -15,7 +15,7 @@ import Darwin
 /// backlog of 0 and one connection of its own fills the accept queue, so the kernel drops every further SYN and a
 /// client's connect stays unanswered (it retransmits and waits). ``Stage/answering`` lets the kernel complete the
 /// connection into the queue, where what the client sends is never read.
-final class StallingPort: Sendable {
+final class StallingPort: LoopbackPort {
     /// Where a connection stalls.
     enum Stage {
         /// The connection attempt is never answered.
@@ -68,12 +68,6 @@ final class StallingPort: Sendable {
         self.filler = filler
     }
 
-    /// A policy that sends every request through this port as a proxy of `kind`: one that never answers when the
-    /// port stalls at ``Stage/answering``.
-    func proxy(_ kind: ProxyServer.Kind) -> ProxyPolicy {
-        .loopback(kind, port: port)
-    }
-
     deinit {
         if let filler { close(filler) }
         close(listener)
@@ -94,16 +88,6 @@ final class StallingPort: Sendable {
         let code = POSIXErrorCode(rawValue: errno) ?? .EIO
         close(descriptor)
         return POSIXError(code)
-    }
-}
-
-extension ProxyPolicy {
-    /// A proxy of `kind` on 127.0.0.1.
-    static func loopback(_ kind: ProxyServer.Kind, port: Int) -> ProxyPolicy {
-        switch kind {
-        case .http: .http(host: "127.0.0.1", port: port)
-        case .socks5: .socks5(host: "127.0.0.1", port: port)
-        }
     }
 }
 

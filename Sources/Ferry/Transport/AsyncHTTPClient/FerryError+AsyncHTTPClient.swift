@@ -32,7 +32,7 @@ extension FerryError {
                         .proxyFailed("the proxy refused the credentials (407 Proxy Authentication Required)")
                     )
                 case .invalidProxyResponse:
-                    (.transport(.cannotConnect), .proxyFailed("the proxy refused to open a tunnel to the server"))
+                    (.transport(.cannotConnect), .proxyFailed(FerryError.proxyRefusedTunnel))
                 case .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
                     (.transport(.cannotConnect), .proxyFailed("the proxy did not answer in time"))
                 default: (.transport(.invalidResponse), nil)

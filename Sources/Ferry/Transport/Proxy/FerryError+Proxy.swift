@@ -1,4 +1,8 @@
 extension FerryError {
+    /// Why a tunnel through an HTTP proxy failed when the proxy answered `CONNECT` with an error the engine does not
+    /// tell apart.
+    static let proxyRefusedTunnel = "the proxy refused to open a tunnel to the server"
+
     /// This error, when the connection that failed was the one to `proxy`: a refused, unreachable or unanswered
     /// connection attempt, or a proxy name that did not resolve, is said to be the proxy's, not the server's (through a
     /// proxy the transport connects only to the proxy, and the server's name is the proxy's to resolve). The reason
