@@ -73,6 +73,30 @@ struct AsyncHTTPClientTransportTests {
         await session.shutdown()
     }
 
+    @Test(.timeLimit(.minutes(1))) func aStreamThatNeverEndsIsNoLongerReadOnceTheRequestIsCancelled() async throws {
+        // Given: a stream body that produced one chunk and then waits forever
+        let server = try TestServer()
+        defer { server.shutDownInBackground() }
+        let session = Session(configuration: .init(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()))
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        let (chunks, continuation) = AsyncStream.makeStream(of: Data.self)
+        continuation.onTermination = { _ in
+            end.yield()
+            end.finish()
+        }
+        continuation.yield(TestServer.patternBytes(count: 1_000))
+        let task = session.post("upload", body: .stream(chunks))
+        for await progress in task.uploadProgress where progress.completedBytes == 1_000 { break }
+
+        // When: the request is cancelled while the body waits for its next chunk (the first one was written)
+        task.cancel()
+
+        // Then: it fails as cancelled, and the reading of the stream stops (no task left waiting on it)
+        #expect(await task.response.error?.reason == .cancelled)
+        for await _ in ended { break }
+        await session.shutdown()
+    }
+
     @Test func oneTasksRequestsKeepToOneEventLoop() async throws {
         // The engine calls a request's delegate on the loop the request names, hopping there from its connection's
         // loop for every callback; round robin (`.indifferent`) made every other sequential request hop.
