@@ -7,9 +7,8 @@ import Synchronization
 
 /// One request on AsyncHTTPClient's delegate API: the callbacks (on the connection's event loop) resume the
 /// pipeline with the head, then queue body parts for the pipeline to pull, pausing the engine's reads past a
-/// watermark (real back-pressure). No task of its own (a file or stream body has its ``RequestBodyPump``'s): the
-/// engine's `HTTPClient.Task` is cancelled directly when Ferry stops the request, so a timeout or `cancel()` needs no
-/// child task either.
+/// watermark (real back-pressure). No task of its own: the engine's `HTTPClient.Task` is cancelled directly when
+/// Ferry stops the request, so a timeout or `cancel()` needs no child task either.
 final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySource, Sendable {
     typealias Response = Void
     typealias HeadContinuation = UnsafeContinuation<HTTPResponse, any Error>
@@ -20,16 +19,13 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     private let context: TransportContext
     private let url: URL
     private let expectedUpload: Int64?
-    private let pump: RequestBodyPump?
     private let state = Locked(Machine())
     private let sent = Atomic<Int64>(0)
 
-    /// - Parameter pump: What reads a file or stream body, stopped when the request ends.
-    init(context: TransportContext, url: URL, expectedUpload: Int64?, pump: RequestBodyPump?) {
+    init(context: TransportContext, url: URL, expectedUpload: Int64?) {
         self.context = context
         self.url = url
         self.expectedUpload = expectedUpload
-        self.pump = pump
     }
 
     /// Starts the request with `execute`, resuming `continuation` with the head.
@@ -49,7 +45,6 @@ final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, ResponseBodySou
     }
 
     private func end(_ error: FerryError?, onEventLoop eventLoop: (any EventLoop)?) {
-        pump?.stop()
         switch state.withLock({ $0.end(error, onEventLoop: eventLoop != nil) }) {
         case .none: break
         case .failHead(let continuation, let error): continuation.resume(throwing: error)

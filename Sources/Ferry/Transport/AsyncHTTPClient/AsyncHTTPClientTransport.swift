@@ -266,10 +266,19 @@ public final class AsyncHTTPClientTransport: Transport {
         let method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         while true {
             do {
-                let (body, pump) = try Self.body(of: request, group: client.eventLoopGroup)
-                return try await exchange(
-                    request, method: method, headers: headers, body: body, pump: pump, client: client,
-                    context: context)
+                switch request.body?.content {
+                case nil:
+                    return try await exchange(
+                        request, method: method, headers: headers, body: nil, client: client, context: context)
+                case .data(let data):
+                    // Copied into the engine's buffers once, lazily, in chunks: never a second whole copy.
+                    return try await exchange(
+                        request, method: method, headers: headers, body: .bytes(data), client: client,
+                        context: context)
+                case .file, .stream:
+                    return try await stream(
+                        request, method: method, headers: headers, client: client, context: context)
+                }
             } catch let error as FerryError where Self.waitedForBusyConnections(error) {
                 // The engine gives up on a request that waited for a connection longer than its connect timeout,
                 // even when every connection to the host is busy serving others (a small
@@ -304,11 +313,11 @@ public final class AsyncHTTPClientTransport: Transport {
         (error.underlyingError as? HTTPClientError) == .getConnectionFromPoolTimeout
     }
 
-    /// A request on the engine's delegate API, stopped by cancelling the engine's own task. A body in memory needs
-    /// no task of Ferry's; a file or stream body is read by `pump`'s.
+    /// A request whose body (if any) is in memory, on the engine's delegate API: no task of Ferry's, and stopped
+    /// by cancelling the engine's own task.
     private func exchange(
         _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, body: HTTPClient.Body?,
-        pump: RequestBodyPump?, client: HTTPClient, context: TransportContext
+        client: HTTPClient, context: TransportContext
     ) async throws -> TransportResponse {
         let outbound: HTTPClient.Request
         do {
@@ -316,8 +325,7 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {
             throw FerryError.mappingAsyncHTTPClient(error)
         }
-        let exchange = AsyncHTTPClientExchange(
-            context: context, url: request.url, expectedUpload: request.body?.count, pump: pump)
+        let exchange = AsyncHTTPClientExchange(context: context, url: request.url, expectedUpload: request.body?.count)
         context.onStop { error in exchange.stop(error) }
         let preference = loop().map { HTTPClient.EventLoopPreference.delegate(on: $0) } ?? .indifferent
         let head = try await withTaskCancellationHandler {
@@ -330,6 +338,35 @@ public final class AsyncHTTPClientTransport: Transport {
             exchange.stop(FerryError(.cancelled))
         }
         return TransportResponse(head: head, body: request.method == .head ? .empty : ResponseBody(exchange))
+    }
+
+    /// A request whose body is read from a file or produced as it goes, on the engine's async API (which pulls
+    /// the body from an `AsyncSequence`), run through ``TransportContext/stoppable(_:)``.
+    private func stream(
+        _ request: Request, method: NIOHTTP1.HTTPMethod, headers: NIOHTTP1.HTTPHeaders, client: HTTPClient,
+        context: TransportContext
+    ) async throws -> TransportResponse {
+        let counter = UploadCounter(context: context, expected: request.body?.count)
+        var outbound = HTTPClientRequest(url: request.url.absoluteString)
+        outbound.method = method
+        outbound.headers = headers
+        outbound.body = try Self.body(of: request, counter: counter)
+        let response: HTTPClientResponse
+        do {
+            response = try await context.stoppable { [client, outbound] in
+                try await client.execute(outbound, deadline: .distantFuture)
+            }
+        } catch {
+            throw FerryError.mappingAsyncHTTPClient(error)
+        }
+        var fields = HTTPHeaders()
+        for field in response.headers {
+            fields.add(name: field.name, value: field.value)
+        }
+        let head = HTTPResponse(
+            statusCode: Int(response.status.code), headers: fields, url: request.url,
+            httpVersion: AsyncHTTPClientExchange.versionText(response.version))
+        return TransportResponse(head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context)))
     }
 
     /// The event loop a request's delegate runs on, which the engine also prefers for its connection: the caller's
@@ -362,23 +399,18 @@ public final class AsyncHTTPClientTransport: Transport {
         try? await client.shutdown()
     }
 
-    /// The body as the engine takes it: bytes in memory copied into its buffers once, lazily, in chunks (never a
-    /// second whole copy); a file or stream read by the pump as the engine sends it.
-    private static func body(
-        of request: Request, group: any EventLoopGroup
-    ) throws(FerryError) -> (HTTPClient.Body?, RequestBodyPump?) {
+    /// A file or stream body as the engine's async API takes it, counted as it is sent.
+    private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body?
+    {
         switch request.body?.content {
-        case nil:
-            return (nil, nil)
-        case .data(let data):
-            return (.bytes(data), nil)
+        case nil, .data:
+            return nil
         case .file(let url):
             let size = try FileChunks(url: url).size
-            let pump = RequestBodyPump()
-            return (pump.body(FileByteBuffers(url: url, size: size), length: size, group: group), pump)
+            return .stream(FileByteBuffers(url: url, size: size, counter: counter), length: .known(size))
         case .stream(let source, let count):
-            let pump = RequestBodyPump()
-            return (pump.body(ByteBufferChunks(base: source.chunks), length: count, group: group), pump)
+            return .stream(
+                CountedChunks(base: source.chunks, counter: counter), length: count.map { .known($0) } ?? .unknown)
         }
     }
 }

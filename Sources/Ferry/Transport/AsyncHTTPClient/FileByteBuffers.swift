@@ -11,22 +11,24 @@ import Darwin
 #endif
 
 /// A file body read straight into the engine's buffers, `chunkSize` bytes at a time: one copy from the page cache,
-/// none through `Data`. It fails if the file is shorter than when it was measured.
+/// none through `Data`. Counted as it is sent; it fails if the file is shorter than when it was measured.
 struct FileByteBuffers: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
     let url: URL
     let size: Int64
+    let counter: UploadCounter
     var chunkSize = 256 << 10
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(file: OpenFile(url: url), size: size, chunkSize: chunkSize)
+        Iterator(file: OpenFile(url: url), size: size, counter: counter, chunkSize: chunkSize)
     }
 
     /// Reads the next buffer.
     struct Iterator: AsyncIteratorProtocol {
         let file: OpenFile
         let size: Int64
+        let counter: UploadCounter
         let chunkSize: Int
         var sent: Int64 = 0
         let allocator = ByteBufferAllocator()
@@ -46,6 +48,7 @@ struct FileByteBuffers: AsyncSequence, Sendable {
                 throw FerryError(.fileSystemFailed("the upload file \(file.url.path) changed while it was sent"))
             }
             sent += Int64(read)
+            counter.add(read)
             return buffer
         }
     }
