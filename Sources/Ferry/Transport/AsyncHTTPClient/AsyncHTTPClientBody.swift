@@ -14,22 +14,29 @@ import NIOCore
 final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
     private let body: HTTPClientResponse.Body
     private let context: TransportContext
+    private let onEnd: (@Sendable () -> Void)?
     private var iterator: HTTPClientResponse.Body.AsyncIterator?
 
-    init(_ body: HTTPClientResponse.Body, context: TransportContext) {
+    /// - Parameter onEnd: Called when the body ended, failed or was cancelled (the request is over).
+    init(_ body: HTTPClientResponse.Body, context: TransportContext, onEnd: (@Sendable () -> Void)? = nil) {
         self.body = body
         self.context = context
+        self.onEnd = onEnd
     }
 
     func next() async throws -> Data? {
         do {
-            return try await context.stoppable { [self] in try await self.nextChunk() }
+            let chunk = try await context.stoppable { [self] in try await self.nextChunk() }
+            if chunk == nil { onEnd?() }
+            return chunk
         } catch {
+            onEnd?()
             throw FerryError.mappingAsyncHTTPClient(error)
         }
     }
 
     func forEach(_ consume: @escaping @Sendable (Data) throws -> Void) async throws {
+        defer { onEnd?() }
         do {
             try await context.stoppable { [self] in
                 while let chunk = try await self.nextChunk() { try consume(chunk) }
@@ -41,6 +48,7 @@ final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
 
     func cancel() {
         // Dropping the iterator (with the body) ends the request in AsyncHTTPClient.
+        onEnd?()
     }
 
     private func nextChunk() async throws -> Data? {

@@ -350,13 +350,15 @@ public final class AsyncHTTPClientTransport: Transport {
         var outbound = HTTPClientRequest(url: request.url.absoluteString)
         outbound.method = method
         outbound.headers = headers
-        outbound.body = try Self.body(of: request, counter: counter)
+        let (body, pump) = try Self.body(of: request, counter: counter)
+        outbound.body = body
         let response: HTTPClientResponse
         do {
             response = try await context.stoppable { [client, outbound] in
                 try await client.execute(outbound, deadline: .distantFuture)
             }
         } catch {
+            pump?.stop()
             throw FerryError.mappingAsyncHTTPClient(error)
         }
         var fields = HTTPHeaders()
@@ -366,7 +368,8 @@ public final class AsyncHTTPClientTransport: Transport {
         let head = HTTPResponse(
             statusCode: Int(response.status.code), headers: fields, url: request.url,
             httpVersion: AsyncHTTPClientExchange.versionText(response.version))
-        return TransportResponse(head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context)))
+        return TransportResponse(
+            head: head, body: ResponseBody(AsyncHTTPClientBody(response.body, context: context, onEnd: pump?.stop)))
     }
 
     /// The event loop a request's delegate runs on, which the engine also prefers for its connection: the caller's
@@ -399,18 +402,20 @@ public final class AsyncHTTPClientTransport: Transport {
         try? await client.shutdown()
     }
 
-    /// A file or stream body as the engine's async API takes it, counted as it is sent.
-    private static func body(of request: Request, counter: UploadCounter) throws(FerryError) -> HTTPClientRequest.Body?
-    {
+    /// A file or stream body as the engine's async API takes it, counted as it is sent; a stream's is read through
+    /// a pump, to be stopped when the request ends.
+    private static func body(
+        of request: Request, counter: UploadCounter
+    ) throws(FerryError) -> (HTTPClientRequest.Body?, StreamBodyPump?) {
         switch request.body?.content {
         case nil, .data:
-            return nil
+            return (nil, nil)
         case .file(let url):
             let size = try FileChunks(url: url).size
-            return .stream(FileByteBuffers(url: url, size: size, counter: counter), length: .known(size))
+            return (.stream(FileByteBuffers(url: url, size: size, counter: counter), length: .known(size)), nil)
         case .stream(let source, let count):
-            return .stream(
-                CountedChunks(base: source.chunks, counter: counter), length: count.map { .known($0) } ?? .unknown)
+            let pump = StreamBodyPump(source, counter: counter)
+            return (.stream(pump, length: count.map { .known($0) } ?? .unknown), pump)
         }
     }
 }

@@ -22,27 +22,4 @@ final class UploadCounter: Sendable {
         context.noteSent(totalBytesSent: total, expected: expected)
     }
 }
-
-/// A sequence of `Data` chunks handed to AsyncHTTPClient as `ByteBuffer`s, counted as they go.
-struct CountedChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
-    typealias Element = ByteBuffer
-
-    let base: Base
-    let counter: UploadCounter
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        let counter: UploadCounter
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await base.next() else { return nil }
-            counter.add(chunk.count)
-            return ByteBuffer(bytes: chunk)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), counter: counter)
-    }
-}
 #endif
