@@ -13,10 +13,19 @@ struct StreamBodyPumpTests {
 
     @Test func handsOnTheChunksInOrderThenTheEnd() async throws {
         let pump = StreamBodyPump(ByteSource([Data("ab".utf8), Data("cde".utf8)].async), counter: counter)
+        pump.start()
         let iterator = pump.makeAsyncIterator()
         #expect(try await iterator.next().map { String(buffer: $0) } == "ab")
         #expect(try await iterator.next().map { String(buffer: $0) } == "cde")
         #expect(try await iterator.next() == nil)
+        #expect(try await iterator.next() == nil, "asked again, the end is the answer")
+    }
+
+    @Test func readsTheSourceWithTheSendingTasksValues() async throws {
+        let pump = StreamBodyPump(ByteSource(MarkedSource()), counter: counter)
+        MarkedSource.$mark.withValue("sender") { pump.start() }
+        #expect(try await pump.makeAsyncIterator().next().map { String(buffer: $0) } == "sender")
+        pump.stop()
     }
 
     @Test func passesOnTheSourcesFailure() async throws {
@@ -25,6 +34,7 @@ struct StreamBodyPumpTests {
         producer.yield(Data("ab".utf8))
         producer.finish(throwing: Broken())
         let pump = StreamBodyPump(ByteSource(chunks), counter: counter)
+        pump.start()
         let iterator = pump.makeAsyncIterator()
         #expect(try await iterator.next()?.readableBytes == 2)
         await #expect(throws: Broken.self) { try await iterator.next() }
@@ -34,6 +44,7 @@ struct StreamBodyPumpTests {
         // Given: a source that gave one chunk and then waits until it is cancelled, and the engine waiting for the next
         let source = StallingSource()
         let pump = StreamBodyPump(ByteSource(source), counter: counter)
+        pump.start()
         let iterator = pump.makeAsyncIterator()
         #expect(try await iterator.next()?.readableBytes == 1)
         let waiting = Task { try await iterator.next() }
@@ -58,6 +69,7 @@ struct StreamBodyPumpTests {
         producer.onTermination = { _ in end.finish() }
         producer.yield(Data("ab".utf8))
         let pump = StreamBodyPump(ByteSource(chunks), counter: counter)
+        pump.start()
         #expect(try await pump.makeAsyncIterator().next()?.readableBytes == 2)
 
         // When: the request ends
@@ -67,6 +79,17 @@ struct StreamBodyPumpTests {
         for await _ in ended {}
         withExtendedLifetime(pump) {}
     }
+}
+
+/// Endless chunks that say the task-local `mark` of the task reading them.
+private struct MarkedSource: AsyncSequence, Sendable {
+    @TaskLocal static var mark = "none"
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        func next() async throws -> Data? { Data(MarkedSource.mark.utf8) }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
 /// One chunk, then a wait that only cancellation ends; says when the wait began and when it was cancelled.

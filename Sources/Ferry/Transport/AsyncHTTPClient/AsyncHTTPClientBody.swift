@@ -24,6 +24,11 @@ final class AsyncHTTPClientBody: ResponseBodySource, @unchecked Sendable {
         self.onEnd = onEnd
     }
 
+    deinit {
+        // Every reader reads to the end or cancels; this is for one that would not.
+        onEnd?()
+    }
+
     func next() async throws -> Data? {
         do {
             let chunk = try await context.stoppable { [self] in try await self.nextChunk() }

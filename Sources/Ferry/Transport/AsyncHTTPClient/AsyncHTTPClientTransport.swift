@@ -415,6 +415,7 @@ public final class AsyncHTTPClientTransport: Transport {
             return (.stream(FileByteBuffers(url: url, size: size, counter: counter), length: .known(size)), nil)
         case .stream(let source, let count):
             let pump = StreamBodyPump(source, counter: counter)
+            pump.start()
             return (.stream(pump, length: count.map { .known($0) } ?? .unknown), pump)
         }
     }

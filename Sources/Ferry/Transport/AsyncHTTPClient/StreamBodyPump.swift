@@ -7,10 +7,12 @@ import NIOCore
 ///
 /// The engine's async API reads a body sequence in a task of its own that nothing cancels: a source that never
 /// produced its next chunk kept that task, and the source, waiting after the request had ended. Here the engine waits
-/// on the pump instead, and ``stop()`` (the request ended) cancels the task that reads the source (whose iteration then
-/// ends as a cancelled one does) and ends the engine's wait with an error.
+/// on the pump instead, and ``stop()`` (the request ended) cancels the task that reads the source, whose iteration then
+/// ends as a cancelled one does, and ends the engine's wait with an error. A source that ignores cancellation keeps
+/// the pump's task until it produces or ends.
 ///
-/// The task is started by the engine's first request for a chunk; it reads one chunk ahead of no request.
+/// ``start()`` runs in the task that sends the request, so the source is read with its priority and task-local
+/// values; the task reads a chunk only when the engine asks for one.
 final class StreamBodyPump: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     private typealias Demand = UnsafeContinuation<ByteBuffer?, any Error>
@@ -19,8 +21,10 @@ final class StreamBodyPump: AsyncSequence, Sendable {
         var reader: Task<Void, Never>?
         /// The engine waiting for the next chunk.
         var demand: Demand?
-        /// The reader waiting for the engine to ask (`true`) or for the end (`false`).
+        /// The reader waiting for the engine to ask (`true`) or for the request's end (`false`).
         var idleReader: UnsafeContinuation<Bool, Never>?
+        /// The source's end (`nil`) or failure, for an engine that asks again.
+        var finished: Result<ByteBuffer?, any Error>?
         var stopped = false
     }
 
@@ -31,6 +35,38 @@ final class StreamBodyPump: AsyncSequence, Sendable {
     init(_ source: ByteSource, counter: UploadCounter) {
         self.source = source
         self.counter = counter
+    }
+
+    /// Starts the task that reads the source.
+    func start() {
+        let reader = Task { [self] in
+            var chunks = source.chunks.makeAsyncIterator()
+            while await asked() {
+                let result: Result<ByteBuffer?, any Error>
+                do {
+                    result = .success(try await chunks.next().map { ByteBuffer(bytes: $0) })
+                } catch {
+                    result = .failure(error)
+                }
+                let demand = state.withLock { state -> Demand? in
+                    if case .success(_?) = result {} else { state.finished = result }
+                    return state.demand.take()
+                }
+                // Without a demand the request was stopped while the chunk was read: it is dropped.
+                guard let demand else { return }
+                if case .success(let buffer?) = result { counter.add(buffer.readableBytes) }
+                demand.resume(with: result)
+                guard case .success(_?) = result else { return }
+            }
+            // Stopped between two chunks: one last call in the cancelled task lets the source see its iteration
+            // cancelled (an `AsyncStream` ends and calls its `onTermination`), as it does when stopped inside one.
+            _ = try? await chunks.next()
+        }
+        let stopped = state.withLock { state in
+            state.reader = reader
+            return state.stopped
+        }
+        if stopped { reader.cancel() }
     }
 
     /// The request ended: the source is no longer read, and a wait of the engine's fails.
@@ -45,49 +81,24 @@ final class StreamBodyPump: AsyncSequence, Sendable {
         idleReader?.resume(returning: false)
     }
 
-    /// The next chunk, for the engine.
+    /// The next chunk, for the engine (which asks for one at a time).
     private func next() async throws -> ByteBuffer? {
         try await withUnsafeThrowingContinuation { (demand: Demand) in
-            let (stopped, start, idleReader) = state.withLock { state in
-                guard !state.stopped else { return (true, false, UnsafeContinuation<Bool, Never>?.none) }
+            let (answer, idleReader) = state.withLock {
+                state -> (Result<ByteBuffer?, any Error>?, UnsafeContinuation<Bool, Never>?) in
+                if state.stopped || state.demand != nil { return (.failure(FerryError(.cancelled)), nil) }
+                if let finished = state.finished { return (finished, nil) }
                 state.demand = demand
                 defer { state.idleReader = nil }
-                return (false, state.reader == nil, state.idleReader)
+                return (nil, state.idleReader)
             }
-            if stopped { return demand.resume(throwing: FerryError(.cancelled)) }
+            if let answer { demand.resume(with: answer) }
             idleReader?.resume(returning: true)
-            if start { startReader() }
         }
     }
 
-    private func startReader() {
-        let reader = Task { [self] in
-            var chunks = source.chunks.makeAsyncIterator()
-            repeat {
-                let result: Result<ByteBuffer?, any Error>
-                do {
-                    result = .success(try await chunks.next().map { ByteBuffer(bytes: $0) })
-                } catch {
-                    result = .failure(error)
-                }
-                if case .success(let buffer?) = result { counter.add(buffer.readableBytes) }
-                guard let demand = state.withLock({ $0.demand.take() }) else { return }
-                demand.resume(with: result)
-                guard case .success(_?) = result else { return }
-            } while await askedAgain()
-            // Stopped between two chunks: one last call in the cancelled task lets the source see its iteration
-            // cancelled (an `AsyncStream` ends and calls its `onTermination`), as it does when stopped inside one.
-            _ = try? await chunks.next()
-        }
-        let stopped = state.withLock { state in
-            state.reader = reader
-            return state.stopped
-        }
-        if stopped { reader.cancel() }
-    }
-
-    /// Waits until the engine asks for another chunk; `false` once the request ended.
-    private func askedAgain() async -> Bool {
+    /// Waits until the engine asks for a chunk; `false` once the request ended.
+    private func asked() async -> Bool {
         await withUnsafeContinuation { continuation in
             let answer = state.withLock { state -> Bool? in
                 if state.stopped { return false }
