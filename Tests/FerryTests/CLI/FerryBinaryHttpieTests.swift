@@ -281,7 +281,7 @@ struct FerryBinaryHttpieTests {
         _ = try await FerryBinary.run(["--session", path, url("/get")])
         #expect(server.receivedRequests.last?.header("X-Other") == "2")
         let broken = directory.appendingPathComponent("broken.json")
-        try Data("not json".utf8).write(to: broken)
+        try Data("not json".utf8).writeUnsynced(to: broken)
         let unusable = try await FerryBinary.run(["--session", broken.path, url("/get")])
         #expect(unusable.status == 2)
         #expect(unusable.err.contains("is not a session file"))
@@ -315,7 +315,7 @@ struct FerryBinaryHttpieTests {
         #expect(run.status == 0)
         #expect(run.out.contains("download") && run.out.contains("bearer") && run.out.contains("demo"))
         let script = directory.appendingPathComponent("ferry.\(shell)")
-        try run.stdout.write(to: script)
+        try run.stdout.writeUnsynced(to: script)
         guard let path = ["/usr/bin/\(shell)", "/bin/\(shell)"].first(where: FileManager.default.isExecutableFile)
         else {
             // The shell is not installed: the script's shape is all that can be checked.

@@ -92,7 +92,7 @@ struct FerryBinaryTests {
         #expect(String(decoding: form.body, as: UTF8.self) == "user=ada&note=a%26b")
 
         let file = directory.appendingPathComponent("note.txt")
-        try Data("file contents".utf8).write(to: file)
+        try Data("file contents".utf8).writeUnsynced(to: file)
         _ = try await FerryBinary.run(["--multipart", url("/post"), "title=cat", "note@\(file.path)"])
         let multipart = try #require(server.receivedRequests.last)
         #expect(multipart.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)

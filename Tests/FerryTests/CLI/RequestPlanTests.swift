@@ -55,7 +55,7 @@ struct RequestPlanTests {
         let form = try plan(["-f", ":1", "a=1", "b=x y"])
         #expect(form.body == .form([.init(name: "a", value: "1"), .init(name: "b", value: "x y")]))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-plan-\(UUID()).txt")
-        try Data("hello".utf8).write(to: file)
+        try Data("hello".utf8).writeUnsynced(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let multipart = try plan([":1", "title=cat", "photo@\(file.path)"])
         #expect(

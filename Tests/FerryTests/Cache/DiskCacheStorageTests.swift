@@ -93,15 +93,15 @@ struct DiskCacheStorageTests {
         // What a crash mid-write leaves: a half-written temporary file, a body no record names yet, and (had the
         // disk lied about a write) a record cut short.
         let folder = scratch.url
-        try Data(count: 10).write(to: folder.appendingPathComponent("tmp/half-written"))
-        try Data(count: 10).write(to: folder.appendingPathComponent("bodies/orphan"))
+        try Data(count: 10).writeUnsynced(to: folder.appendingPathComponent("tmp/half-written"))
+        try Data(count: 10).writeUnsynced(to: folder.appendingPathComponent("bodies/orphan"))
         let truncatedName = try #require(
             scratch.files(in: "entries").first { name in
                 let data = try? Data(contentsOf: folder.appendingPathComponent("entries/\(name)"))
                 return data.map { String(decoding: $0, as: UTF8.self).contains("truncated") } ?? false
             })
         let record = folder.appendingPathComponent("entries/\(truncatedName)")
-        try Data(try Data(contentsOf: record).prefix(40)).write(to: record)
+        try Data(try Data(contentsOf: record).prefix(40)).writeUnsynced(to: record)
 
         let reopened = try DiskCacheStorage(directory: scratch.url)
 
@@ -121,7 +121,7 @@ struct DiskCacheStorageTests {
         let record = scratch.url.appendingPathComponent("entries/\(name)")
         var bytes = try Data(contentsOf: record)
         bytes[bytes.count - 20] ^= 0xFF
-        try bytes.write(to: record)
+        try bytes.writeUnsynced(to: record)
         let reopened = try DiskCacheStorage(directory: scratch.url)  // the store that wrote it remembers it decoded
 
         #expect(await reopened.entries(for: "a").isEmpty)
@@ -138,10 +138,10 @@ struct DiskCacheStorageTests {
 
         var flipped = try Data(contentsOf: body)
         flipped[500] ^= 0x01
-        try flipped.write(to: body)
+        try flipped.writeUnsynced(to: body)
         #expect(await store.entries(for: "a").first?.body.load() == nil, "same length, wrong checksum")
 
-        try Data(flipped.prefix(999)).write(to: body)
+        try Data(flipped.prefix(999)).writeUnsynced(to: body)
         #expect(await store.entries(for: "a").first?.body.load() == nil, "a byte short")
 
         try FileManager.default.removeItem(at: body)
@@ -173,7 +173,7 @@ struct DiskCacheStorageTests {
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-source-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: source) }
         let body = Self.pattern(200_000)
-        try body.write(to: source)
+        try body.writeUnsynced(to: source)
         var entry = Self.entry(Data())
         entry.body = .file(source, byteCount: body.count)
 
@@ -254,7 +254,7 @@ struct DiskCacheStorageTests {
 
     @Test func aDirectoryThatCannotBeCreatedFailsLoudly() throws {
         let scratch = ScratchDirectory()
-        try Data().write(to: scratch.url)  // a file where the directory should be
+        try Data().writeUnsynced(to: scratch.url)  // a file where the directory should be
         #expect(throws: (any Error).self) { try DiskCacheStorage(directory: scratch.url.appendingPathComponent("x")) }
     }
 }

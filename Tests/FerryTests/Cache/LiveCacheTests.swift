@@ -697,7 +697,8 @@ struct LiveCacheTests {
         let bodies = try #require(liveDirectory).appendingPathComponent("bodies")
         _ = await live.session.get("counted").response
         for name in try FileManager.default.contentsOfDirectory(atPath: bodies.path) {
-            try Data("answer X".utf8).write(to: bodies.appendingPathComponent(name))  // same length, other bytes
+            // The same length, other bytes.
+            try Data("answer X".utf8).writeUnsynced(to: bodies.appendingPathComponent(name))
         }
 
         let second = await live.session.get("counted").response

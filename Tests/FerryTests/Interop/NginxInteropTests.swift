@@ -80,7 +80,7 @@ struct NginxInteropTests {
         // A partial file holding the first 5 MB of the version nginx names by its ETag.
         let head = try #require(await session.head("16mib.bin").response.response)
         let partial = directory.file("partial.bin")
-        try expected.prefix(5_000_000).write(to: partial)
+        try expected.prefix(5_000_000).writeUnsynced(to: partial)
         let resume = ResumeData(
             request: Request(url: try #require(InteropServers.nginx).appending(path: "16mib.bin")),
             partialFile: partial,
@@ -91,7 +91,7 @@ struct NginxInteropTests {
         #expect(try Data(contentsOf: try resumed.result.get()) == expected)
 
         // A stale validator: nginx sends the whole file (200) and the download starts over cleanly.
-        try expected.prefix(1_000).write(to: partial)
+        try expected.prefix(1_000).writeUnsynced(to: partial)
         var stale = resume
         stale.byteCount = 1_000
         stale.entityTag = "\"stale\""

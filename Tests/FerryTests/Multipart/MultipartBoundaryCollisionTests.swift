@@ -41,7 +41,7 @@ struct MultipartBoundaryCollisionTests {
         let source = directory.file("big.bin")
         var content = Data(repeating: UInt8(ascii: "a"), count: 256 * 1024 - 4)
         content += Data("--frontier".utf8) + Data(repeating: UInt8(ascii: "b"), count: 100)
-        try content.write(to: source)
+        try content.writeUnsynced(to: source)
         var form = MultipartFormData(boundary: "frontier")
         form.append(fileAt: source, name: "upload")
         let target = directory.file("encoded.bin")

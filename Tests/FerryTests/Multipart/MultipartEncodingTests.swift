@@ -167,7 +167,7 @@ struct MultipartEncodingTests {
         let layout = try MultipartLayout(form)
 
         // When the file changes size before it is copied
-        try MultipartFixtures.pattern(count: 400_000 + delta).write(to: file)
+        try MultipartFixtures.pattern(count: 400_000 + delta).writeUnsynced(to: file)
         let toFile = try #require(throws: FerryError.self) {
             try layout.write(toFileAt: output.url.appendingPathComponent("ferry-multipart-test.tmp"))
         }

@@ -14,7 +14,7 @@ struct MultipartTestFolder {
     /// Writes `contents` to a file called `name` in the folder.
     func file(_ name: String, contents: Data) throws -> URL {
         let file = url.appendingPathComponent(name)
-        try contents.write(to: file)
+        try contents.writeUnsynced(to: file)
         return file
     }
 

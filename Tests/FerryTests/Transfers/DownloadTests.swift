@@ -31,7 +31,7 @@ struct DownloadTests {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let target = directory.file("file.bin")
-        try Data("precious".utf8).write(to: target)
+        try Data("precious".utf8).writeUnsynced(to: target)
         let error = await #expect(throws: FerryError.self) {
             try await live.session.download("bytes/100", to: target).value
         }
@@ -63,7 +63,7 @@ struct DownloadTests {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let blocker = directory.file("not-a-directory")
-        try Data("x".utf8).write(to: blocker)
+        try Data("x".utf8).writeUnsynced(to: blocker)
         let error = await #expect(throws: FerryError.self) {
             try await live.session.download("bytes/10", to: blocker.appending(path: "file.bin")).value
         }

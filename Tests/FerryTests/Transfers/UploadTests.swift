@@ -19,7 +19,7 @@ struct UploadTests {
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         let payload = TestServer.patternBytes(count: 3_000_000)
-        try payload.write(to: file)
+        try payload.writeUnsynced(to: file)
         let task = live.session.post("upload", body: .file(file))
         async let decoded = task.serializingDecodable(Receipt.self)
         var last: TransferProgress?
@@ -77,7 +77,7 @@ struct UploadTests {
         let live = try LiveServer(transport: transport)
         let directory = try TemporaryDirectory()
         let file = directory.file("photo.png")
-        try TestServer.patternBytes(count: 2_000_000).write(to: file)
+        try TestServer.patternBytes(count: 2_000_000).writeUnsynced(to: file)
         var form = MultipartFormData()
         form.append("Ada", name: "name")
         form.append(fileAt: file, name: "photo")
