@@ -21,6 +21,25 @@ struct StreamBodyPumpTests {
         #expect(try await iterator.next() == nil, "asked again, the end is the answer")
     }
 
+    @Test func readsOneChunkAheadOfTheEngineAndNoMore() async throws {
+        // Given: an endless source that reports each read, and its end when the reader lets it go
+        let source = CountingSource()
+        let pump = StreamBodyPump(ByteSource(source), counter: counter)
+        var reads = source.reads.makeAsyncIterator()
+
+        // When: the pump starts, and later the engine takes a chunk
+        pump.start()
+        #expect(await reads.next() == 1, "the first chunk is read before the engine asks")
+        #expect(try await pump.makeAsyncIterator().next()?.readableBytes == 1)
+        #expect(await reads.next() == 2, "the next is read as soon as the first is taken")
+        pump.stop()
+
+        // Then: one read ahead only; after the stop, one last read (which sees the cancellation), then the end
+        var rest: [Int] = []
+        while let read = await reads.next() { rest.append(read) }
+        #expect(rest == [3])
+    }
+
     @Test func readsTheSourceWithTheSendingTasksValues() async throws {
         let pump = StreamBodyPump(ByteSource(MarkedSource()), counter: counter)
         MarkedSource.$mark.withValue("sender") { pump.start() }
@@ -90,6 +109,39 @@ private struct MarkedSource: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+}
+
+/// Endless one-byte chunks; says the number of each read, and ends `reads` when its iterator is released.
+private struct CountingSource: AsyncSequence, Sendable {
+    let reads: AsyncStream<Int>
+    let report: AsyncStream<Int>.Continuation
+
+    init() {
+        (reads, report) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    final class AsyncIterator: AsyncIteratorProtocol {
+        let report: AsyncStream<Int>.Continuation
+        var count = 0
+
+        init(report: AsyncStream<Int>.Continuation) {
+            self.report = report
+        }
+
+        deinit {
+            report.finish()
+        }
+
+        func next() async throws -> Data? {
+            count += 1
+            report.yield(count)
+            return Data("a".utf8)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(report: report)
+    }
 }
 
 /// One chunk, then a wait that only cancellation ends; says when the wait began and when it was cancelled.

@@ -2,8 +2,8 @@
 import Foundation
 import NIOCore
 
-/// A stream request body, read by a task of Ferry's and handed to AsyncHTTPClient one chunk at a time, as the engine
-/// asks for it.
+/// A stream request body, read by a task of Ferry's one chunk ahead and handed to AsyncHTTPClient as the engine asks
+/// for it.
 ///
 /// The engine's async API reads a body sequence in a task of its own that nothing cancels: a source that never
 /// produced its next chunk kept that task, and the source, waiting after the request had ended. Here the engine waits
@@ -12,16 +12,22 @@ import NIOCore
 /// the pump's task until it produces or ends.
 ///
 /// ``start()`` runs in the task that sends the request, so the source is read with its priority and task-local
-/// values; the task reads a chunk only when the engine asks for one.
+/// values. The task reads one chunk ahead of the engine, so that a source with a chunk ready costs the engine no wait
+/// for another task: read only on the engine's demand, each chunk took two hops between tasks, and under the test
+/// suite's load (a cooperative thread answering seconds late) a two-chunk body ran into its idle timeout in three runs
+/// of three (RELIABILITY.md, "The two cooperative threads"). A request that ends first drops the chunk read ahead; a
+/// source that can be read again starts afresh for another attempt.
 final class StreamBodyPump: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     private typealias Demand = UnsafeContinuation<ByteBuffer?, any Error>
 
     private struct State {
         var reader: Task<Void, Never>?
+        /// The chunk read ahead, not yet handed to the engine.
+        var ahead: ByteBuffer?
         /// The engine waiting for the next chunk.
         var demand: Demand?
-        /// The reader waiting for the engine to ask (`true`) or for the request's end (`false`).
+        /// The reader waiting for the engine to take the chunk read ahead (`true`) or for the request's end (`false`).
         var idleReader: UnsafeContinuation<Bool, Never>?
         /// The source's end (`nil`) or failure, for an engine that asks again.
         var finished: Result<ByteBuffer?, any Error>?
@@ -41,23 +47,15 @@ final class StreamBodyPump: AsyncSequence, Sendable {
     func start() {
         let reader = Task { [self] in
             var chunks = source.chunks.makeAsyncIterator()
-            while await asked() {
+            repeat {
                 let result: Result<ByteBuffer?, any Error>
                 do {
                     result = .success(try await chunks.next().map { ByteBuffer(bytes: $0) })
                 } catch {
                     result = .failure(error)
                 }
-                let demand = state.withLock { state -> Demand? in
-                    if case .success(_?) = result {} else { state.finished = result }
-                    return state.demand.take()
-                }
-                // Without a demand the request was stopped while the chunk was read: it is dropped.
-                guard let demand else { return }
-                if case .success(let buffer?) = result { counter.add(buffer.readableBytes) }
-                demand.resume(with: result)
-                guard case .success(_?) = result else { return }
-            }
+                guard hand(result) else { return }
+            } while await taken()
             // Stopped between two chunks: one last call in the cancelled task lets the source see its iteration
             // cancelled (an `AsyncStream` ends and calls its `onTermination`), as it does when stopped inside one.
             _ = try? await chunks.next()
@@ -73,6 +71,7 @@ final class StreamBodyPump: AsyncSequence, Sendable {
     func stop() {
         let (reader, demand, idleReader) = state.withLock { state in
             state.stopped = true
+            state.ahead = nil
             defer { (state.demand, state.idleReader) = (nil, nil) }
             return (state.reader, state.demand, state.idleReader)
         }
@@ -81,32 +80,58 @@ final class StreamBodyPump: AsyncSequence, Sendable {
         idleReader?.resume(returning: false)
     }
 
+    /// Hands what the reader read to a waiting engine, or keeps it for the engine's next demand.
+    /// - Returns: Whether the reader reads on: `false` at the source's end or failure, or once the request ended
+    ///   (the chunk is then dropped).
+    private func hand(_ result: Result<ByteBuffer?, any Error>) -> Bool {
+        let (demand, readOn) = state.withLock { state -> (Demand?, Bool) in
+            if state.stopped { return (nil, false) }
+            guard case .success(let buffer?) = result else {
+                state.finished = result
+                return (state.demand.take(), false)
+            }
+            if let demand = state.demand.take() { return (demand, true) }
+            state.ahead = buffer
+            return (nil, true)
+        }
+        if let demand {
+            if case .success(let buffer?) = result { counter.add(buffer.readableBytes) }
+            demand.resume(with: result)
+        }
+        return readOn
+    }
+
+    /// Waits until the engine has taken the chunk read ahead (at once if it already has); `false` once the request
+    /// ended.
+    private func taken() async -> Bool {
+        await withUnsafeContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                if state.stopped { return false }
+                if state.ahead == nil { return true }
+                state.idleReader = continuation
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
     /// The next chunk, for the engine (which asks for one at a time).
     private func next() async throws -> ByteBuffer? {
         try await withUnsafeThrowingContinuation { (demand: Demand) in
             let (answer, idleReader) = state.withLock {
                 state -> (Result<ByteBuffer?, any Error>?, UnsafeContinuation<Bool, Never>?) in
                 if state.stopped || state.demand != nil { return (.failure(FerryError(.cancelled)), nil) }
+                if let buffer = state.ahead.take() {
+                    defer { state.idleReader = nil }
+                    return (.success(buffer), state.idleReader)
+                }
                 if let finished = state.finished { return (finished, nil) }
                 state.demand = demand
-                defer { state.idleReader = nil }
-                return (nil, state.idleReader)
+                return (nil, nil)
             }
+            if case .success(let buffer?) = answer { counter.add(buffer.readableBytes) }
             if let answer { demand.resume(with: answer) }
             idleReader?.resume(returning: true)
-        }
-    }
-
-    /// Waits until the engine asks for a chunk; `false` once the request ended.
-    private func asked() async -> Bool {
-        await withUnsafeContinuation { continuation in
-            let answer = state.withLock { state -> Bool? in
-                if state.stopped { return false }
-                if state.demand != nil { return true }
-                state.idleReader = continuation
-                return nil
-            }
-            if let answer { continuation.resume(returning: answer) }
         }
     }
 
