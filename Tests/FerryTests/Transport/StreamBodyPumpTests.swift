@@ -21,7 +21,7 @@ struct StreamBodyPumpTests {
         #expect(try await iterator.next() == nil, "asked again, the end is the answer")
     }
 
-    @Test func readsOneChunkAheadOfTheEngineAndNoMore() async throws {
+    @Test func readsOneChunkAheadOfTheEngine() async throws {
         // Given: an endless source that reports each read, and its end when the reader lets it go
         let source = CountingSource()
         let pump = StreamBodyPump(ByteSource(source), counter: counter)
@@ -34,10 +34,11 @@ struct StreamBodyPumpTests {
         #expect(await reads.next() == 2, "the next is read as soon as the first is taken")
         pump.stop()
 
-        // Then: one read ahead only; after the stop, one last read (which sees the cancellation), then the end
+        // Then: the reader stops reading. Stopped before it parked, it drops chunk 2 and ends; parked, it reads once
+        // more so that the source sees the stop. (A reader without the bound reads on until it sees the stop.)
         var rest: [Int] = []
         while let read = await reads.next() { rest.append(read) }
-        #expect(rest == [3])
+        #expect(rest.count <= 1, "at most the one last read after the stop, not \(rest)")
     }
 
     @Test func readsTheSourceWithTheSendingTasksValues() async throws {

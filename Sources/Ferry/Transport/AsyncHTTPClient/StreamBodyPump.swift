@@ -14,9 +14,9 @@ import NIOCore
 /// ``start()`` runs in the task that sends the request, so the source is read with its priority and task-local
 /// values. The task reads one chunk ahead of the engine, so that a source with a chunk ready costs the engine no wait
 /// for another task: read only on the engine's demand, each chunk took two hops between tasks, and under the test
-/// suite's load (a cooperative thread answering seconds late) a two-chunk body ran into its idle timeout in three runs
-/// of three (RELIABILITY.md, "The two cooperative threads"). A request that ends first drops the chunk read ahead; a
-/// source that can be read again starts afresh for another attempt.
+/// suite's load (a cooperative thread answering seconds late) a two-chunk body ran into its idle timeout in four runs
+/// of four (RELIABILITY.md, "The two cooperative threads"). A request that ends first drops the chunk read ahead (a
+/// stream body is never sent twice: not retried, not redirected).
 final class StreamBodyPump: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     private typealias Demand = UnsafeContinuation<ByteBuffer?, any Error>
