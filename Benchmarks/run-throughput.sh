@@ -16,12 +16,17 @@
 #   THROUGHPUT_WIDTH             requests in flight for those             (default 64)
 #   THROUGHPUT_DECODE_COUNT      GET + decode of array-10k.json           (default 1000)
 #   THROUGHPUT_UPLOAD_COUNT      64 MiB uploads per process               (default 2)
+#   THROUGHPUT_STREAM_CHUNK      bytes per chunk of stream-upload's body  (default 262144)
 #   THROUGHPUT_WORKLOADS         which workloads, space-separated         (default: all six; cached-sequential, the
 #                                small GET fresh for an hour, only when named, with ferry-ahc-cache and
 #                                ferry-urlsession-cache: HTTPCache hits against the raw engines over loopback;
 #                                ferry-*-disk-cache: the same from DiskCacheStorage; no-store-sequential, the small
 #                                GET marked no-store: ferry-*-cache against ferry-* shows what an idle cache costs;
-#                                distinct-urls, 100,000 cacheable URLs: peak RSS and cache_bytes show the budget holds)
+#                                distinct-urls, 100,000 cacheable URLs: peak RSS and cache_bytes show the budget holds;
+#                                stream-upload, THROUGHPUT_UPLOAD_COUNT POSTs of 64 MiB produced by an AsyncSequence of
+#                                256 KiB chunks: Ferry on AsyncHTTPClient reads it through StreamBodyPump, the raw
+#                                engine directly; on URLSession Ferry spools it to a file first, and raw URLSession and
+#                                the peers do not run it)
 #   THROUGHPUT_CLIENTS           which clients, space-separated           (default: all four, and alamofire and
 #                                                                         get when FERRY_BENCH_PEERS is set)
 #   FERRY_BENCH_PEERS            a folder with checkouts Alamofire/ and Get/: builds the clients alamofire and get
@@ -38,6 +43,7 @@ CONCURRENT_COUNT="${THROUGHPUT_CONCURRENT_COUNT:-20000}"
 WIDTH="${THROUGHPUT_WIDTH:-64}"
 DECODE_COUNT="${THROUGHPUT_DECODE_COUNT:-1000}"
 UPLOAD_COUNT="${THROUGHPUT_UPLOAD_COUNT:-2}"
+STREAM_CHUNK="${THROUGHPUT_STREAM_CHUNK:-262144}"
 read -r -a WORKLOADS <<<"${THROUGHPUT_WORKLOADS:-small-sequential small-concurrent decode download-disk download-memory upload}"
 DEFAULT_CLIENTS="raw-urlsession ferry-urlsession raw-ahc ferry-ahc"
 if [[ -n "${FERRY_BENCH_PEERS:-}" ]]; then
@@ -86,6 +92,7 @@ arguments() { # arguments WORKLOAD: the ThroughputBench options for it
     download-disk) echo "--url $FERRY_NGINX_URL/256mib.bin --destination $SCRATCH/download.bin --expect $(size "$WWW/256mib.bin")" ;;
     download-memory) echo "--url $FERRY_NGINX_URL/256mib.bin --expect $(size "$WWW/256mib.bin")" ;;
     upload) echo "--url $FERRY_UPLOAD_URL/upload --file $SCRATCH/upload-64mib.bin --count $UPLOAD_COUNT --expect $((64 << 20))" ;;
+    stream-upload) echo "--url $FERRY_UPLOAD_URL/upload --count $UPLOAD_COUNT --expect $((64 << 20)) --chunk $STREAM_CHUNK" ;;
     *) echo "unknown workload $1" >&2; exit 64 ;;
   esac
 }

@@ -30,7 +30,7 @@ enum ClientKind: String, CaseIterable {
 }
 
 /// `ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH] [--destination PATH]
-///  [--expect BYTES] [--warmup URL]`
+///  [--expect BYTES] [--chunk BYTES] [--warmup URL]`
 struct Arguments {
     let client: ClientKind
     let workload: Workload
@@ -41,7 +41,7 @@ struct Arguments {
 
     static let usage = """
         usage: ThroughputBench <client> <workload> --url URL [--count N] [--width N] [--file PATH]
-                               [--destination PATH] [--expect BYTES] [--warmup URL]
+                               [--destination PATH] [--expect BYTES] [--chunk BYTES] [--warmup URL]
           clients:   \(ClientKind.allCases.map(\.rawValue).joined(separator: ", "))
           workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
         Prints one JSON line: client, workload, operations, bytes, seconds, rate, unit, RSS after warm-up and peak.
@@ -73,11 +73,11 @@ struct Arguments {
             url: url, count: try int("count", 1), width: try int("width", 64),
             file: values["file"].map { URL(fileURLWithPath: $0) },
             destination: values["destination"].map { URL(fileURLWithPath: $0) },
-            expectedBytes: values["expect"].flatMap { Int64($0) })
+            expectedBytes: values["expect"].flatMap { Int64($0) }, chunkSize: try int("chunk", 256 << 10))
         if let warmUp = values["warmup"] {
             guard let warmUpURL = URL(string: warmUp) else { throw UsageError("bad --warmup") }
             self.warmUpURL = warmUpURL
-        } else if workload == .upload {
+        } else if workload == .upload || workload == .streamUpload {
             warmUpURL = url
         } else {
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!

@@ -27,6 +27,11 @@ struct FerryClient: HTTPBenchClient {
         return receipt.bytes
     }
 
+    func streamUpload(_ chunks: RepeatedChunks, to url: URL) async throws -> Int64 {
+        let body = RequestBody.stream(chunks, count: chunks.totalBytes)
+        return try await session.post(url, body: body).serializingDecodable(UploadReceipt.self).bytes
+    }
+
     func shutdown() async {
         await session.shutdown()
     }

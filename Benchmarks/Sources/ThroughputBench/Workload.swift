@@ -14,6 +14,10 @@ enum Workload: String, CaseIterable {
     case downloadMemory = "download-memory"
     /// `count` POSTs of a file to the upload sink.
     case upload
+    /// `count` POSTs to the upload sink of a body the application produces as it goes: `--chunk` bytes (256 KiB by
+    /// default) of `Data` at a time from an `AsyncSequence`, `--expect` bytes in all (Ferry's `RequestBody.stream`;
+    /// the raw engine's `.stream`).
+    case streamUpload = "stream-upload"
     /// `count` GETs of a small JSON body that may be cached for an hour, one after another: with a cache, every one
     /// after the first is a fresh hit.
     case cachedSequential = "cached-sequential"
@@ -27,7 +31,7 @@ enum Workload: String, CaseIterable {
     var unit: String {
         switch self {
         case .smallSequential, .smallConcurrent, .decode, .cachedSequential, .noStoreSequential, .distinctURLs: "req/s"
-        case .downloadDisk, .downloadMemory, .upload: "MB/s"
+        case .downloadDisk, .downloadMemory, .upload, .streamUpload: "MB/s"
         }
     }
 }
@@ -55,6 +59,8 @@ struct WorkloadOptions {
     var destination: URL?
     /// Body bytes each operation must move; checked when given.
     var expectedBytes: Int64?
+    /// The size of each chunk of a stream-upload body.
+    var chunkSize = 256 << 10
 }
 
 struct WrongSize: Error, CustomStringConvertible {
@@ -120,6 +126,14 @@ extension Workload {
             guard let file = options.file else { throw UsageError("upload needs --file") }
             for _ in 0..<options.count {
                 try check(try await client.upload(file: file, to: options.url))
+            }
+        case .streamUpload:
+            guard let size = options.expectedBytes, size % Int64(options.chunkSize) == 0 else {
+                throw UsageError("stream-upload needs --expect, a multiple of --chunk (\(options.chunkSize) bytes)")
+            }
+            let chunks = RepeatedChunks(size: options.chunkSize, count: Int(size) / options.chunkSize)
+            for _ in 0..<options.count {
+                try check(try await client.streamUpload(chunks, to: options.url))
             }
         }
         return tally
