@@ -4,8 +4,9 @@ import Foundation
 import NIOCore
 import Testing
 
-/// The pump between a stream body and AsyncHTTPClient's reading task, without a network: chunks in order, the
-/// source's failure passed on, and a stop that ends both the engine's wait and the source's iteration.
+/// The pump between a stream body and AsyncHTTPClient's reading task, without a network: chunks in order, read ahead
+/// within a budget, the source's failure passed on, and a stop that ends both the engine's wait and the source's
+/// iteration.
 @Suite("Stream body pump", .timeLimit(.minutes(1)))
 struct StreamBodyPumpTests {
     let counter = UploadCounter(
@@ -21,24 +22,47 @@ struct StreamBodyPumpTests {
         #expect(try await iterator.next() == nil, "asked again, the end is the answer")
     }
 
-    @Test func readsOneChunkAheadOfTheEngine() async throws {
-        // Given: an endless source that reports each read, and its end when the reader lets it go
-        let source = CountingSource()
-        let pump = StreamBodyPump(ByteSource(source), counter: counter)
-        var reads = source.reads.makeAsyncIterator()
-
-        // When: the pump starts, and later the engine takes a chunk
+    @Test func handsOnManyChunksInOrderThroughASmallBudget() async throws {
+        // Given: 200 chunks of 0 to 6 bytes, and a budget smaller than some of them
+        let chunks = (0..<200).map { Data(repeating: UInt8($0 % 251), count: $0 % 7) }
+        let pump = StreamBodyPump(ByteSource(chunks.async), counter: counter, budget: 5)
         pump.start()
-        #expect(await reads.next() == 1, "the first chunk is read before the engine asks")
-        #expect(try await pump.makeAsyncIterator().next()?.readableBytes == 1)
-        #expect(await reads.next() == 2, "the next is read as soon as the first is taken")
-        pump.stop()
 
-        // Then: the reader stops reading. Stopped before it parked, it drops chunk 2 and ends; parked, it reads once
-        // more so that the source sees the stop. (A reader without the bound reads on until it sees the stop.)
-        var rest: [Int] = []
+        // When: the engine takes them all
+        var received: [Data] = []
+        for try await buffer in pump { received.append(Data(copying: buffer)) }
+
+        // Then: each arrives once, in order, and nothing is left ahead
+        #expect(received == chunks)
+        #expect(pump.aheadWeight == 0)
+    }
+
+    @Test func readsAheadOfTheEngineUpToItsBudget() async throws {
+        // Given: a source of a thousand one-byte chunks that reports each read with what the pump then held ahead,
+        // and a pump with a budget of four bytes
+        let probe = Locked<StreamBodyPump?>(nil)
+        let source = CountingSource { probe.withLock { $0?.aheadWeight } ?? 0 }
+        let pump = StreamBodyPump(ByteSource(source), counter: counter, budget: 4)
+        probe.withLock { $0 = pump }
+        var reads = source.reads.makeAsyncIterator()
+        var seen: [CountingSource.Read] = []
+
+        // When: the pump starts, and the engine later takes two chunks
+        pump.start()
+        for _ in 1...4 { seen += await reads.next().map { [$0] } ?? [] }
+        #expect(seen.map(\.number) == [1, 2, 3, 4], "four chunks are read before the engine asks")
+        let engine = pump.makeAsyncIterator()
+        for _ in 1...2 { #expect(try await engine.next()?.readableBytes == 1) }
+
+        // Then: the reader, parked with four bytes ahead, reads again once half the budget is left, up to the budget
+        for _ in 1...2 { seen += await reads.next().map { [$0] } ?? [] }
+        #expect(seen.map(\.number) == [1, 2, 3, 4, 5, 6])
+        pump.stop()
+        var rest: [CountingSource.Read] = []
         while let read = await reads.next() { rest.append(read) }
-        #expect(rest.count <= 1, "at most the one last read after the stop, not \(rest)")
+        #expect(rest.count <= 1, "at most the one last read after the stop (it lets the source see it), not \(rest)")
+        let overBudget = (seen + rest).filter { $0.ahead >= 4 }
+        #expect(overBudget.isEmpty, "no read starts with the budget full")
     }
 
     @Test func readsTheSourceWithTheSendingTasksValues() async throws {
@@ -112,36 +136,45 @@ private struct MarkedSource: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
-/// Endless one-byte chunks; says the number of each read, and ends `reads` when its iterator is released.
+/// One-byte chunks, a thousand (more than a test's reader should ever read); says the number of each read and what
+/// `ahead` answered then, and ends `reads` when its iterator is released.
 private struct CountingSource: AsyncSequence, Sendable {
-    let reads: AsyncStream<Int>
-    let report: AsyncStream<Int>.Continuation
+    struct Read: Sendable {
+        let number: Int
+        let ahead: Int
+    }
 
-    init() {
-        (reads, report) = AsyncStream.makeStream(of: Int.self)
+    let reads: AsyncStream<Read>
+    let report: AsyncStream<Read>.Continuation
+    let ahead: @Sendable () -> Int
+
+    init(ahead: @escaping @Sendable () -> Int) {
+        (reads, report) = AsyncStream.makeStream(of: Read.self)
+        self.ahead = ahead
     }
 
     final class AsyncIterator: AsyncIteratorProtocol {
-        let report: AsyncStream<Int>.Continuation
+        let source: CountingSource
         var count = 0
 
-        init(report: AsyncStream<Int>.Continuation) {
-            self.report = report
+        init(source: CountingSource) {
+            self.source = source
         }
 
         deinit {
-            report.finish()
+            source.report.finish()
         }
 
         func next() async throws -> Data? {
+            guard count < 1_000 else { return nil }
             count += 1
-            report.yield(count)
+            source.report.yield(Read(number: count, ahead: source.ahead()))
             return Data("a".utf8)
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(report: report)
+        AsyncIterator(source: self)
     }
 }
 
