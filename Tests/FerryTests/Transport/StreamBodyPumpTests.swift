@@ -23,45 +23,56 @@ struct StreamBodyPumpTests {
     }
 
     @Test func handsOnManyChunksInOrderThroughASmallBudget() async throws {
-        // Given: 200 chunks of 0 to 6 bytes, and a budget smaller than some of them
+        // Given: 200 chunks of 0 to 6 bytes, and a budget of about two of them
         let chunks = (0..<200).map { Data(repeating: UInt8($0 % 251), count: $0 % 7) }
-        let pump = StreamBodyPump(ByteSource(chunks.async), counter: counter, budget: 5)
+        let context = TransportContext(controls: TransferControls(), timeout: nil, uploadProgress: nil)
+        let pump = StreamBodyPump(
+            ByteSource(chunks.async), counter: UploadCounter(context: context, expected: nil),
+            budget: 2 * StreamBodyPump.weight(ofBytes: 3))
         pump.start()
 
         // When: the engine takes them all
         var received: [Data] = []
         for try await buffer in pump { received.append(Data(copying: buffer)) }
 
-        // Then: each arrives once, in order, and nothing is left ahead
+        // Then: each arrives once, in order, is counted once, and nothing is left ahead
         #expect(received == chunks)
+        #expect(context.bytesSent == Int64(chunks.reduce(0) { $0 + $1.count }))
         #expect(pump.aheadWeight == 0)
     }
 
     @Test func readsAheadOfTheEngineUpToItsBudget() async throws {
         // Given: a source of a thousand one-byte chunks that reports each read with what the pump then held ahead,
-        // and a pump with a budget of four bytes
+        // and a pump with a budget of four such chunks
         let probe = Locked<StreamBodyPump?>(nil)
         let source = CountingSource { probe.withLock { $0?.aheadWeight } ?? 0 }
-        let pump = StreamBodyPump(ByteSource(source), counter: counter, budget: 4)
+        let chunk = StreamBodyPump.weight(ofBytes: 1)
+        let (parks, park) = AsyncStream.makeStream(of: Void.self)
+        let pump = StreamBodyPump(ByteSource(source), counter: counter, budget: 4 * chunk) { park.yield() }
         probe.withLock { $0 = pump }
         var reads = source.reads.makeAsyncIterator()
+        var parked = parks.makeAsyncIterator()
         var seen: [CountingSource.Read] = []
 
-        // When: the pump starts, and the engine later takes two chunks
+        // When: the pump starts and parks, and the engine then takes one chunk and another
         pump.start()
         for _ in 1...4 { seen += await reads.next().map { [$0] } ?? [] }
         #expect(seen.map(\.number) == [1, 2, 3, 4], "four chunks are read before the engine asks")
+        await parked.next()
         let engine = pump.makeAsyncIterator()
-        for _ in 1...2 { #expect(try await engine.next()?.readableBytes == 1) }
+        #expect(try await engine.next()?.readableBytes == 1)
+        #expect(pump.readerWakes == 0, "three chunks left: more than half the budget, the reader sleeps on")
+        #expect(try await engine.next()?.readableBytes == 1)
+        #expect(pump.readerWakes == 1, "two chunks left: half the budget, the reader is woken")
 
-        // Then: the reader, parked with four bytes ahead, reads again once half the budget is left, up to the budget
+        // Then: the reader reads up to the budget again
         for _ in 1...2 { seen += await reads.next().map { [$0] } ?? [] }
         #expect(seen.map(\.number) == [1, 2, 3, 4, 5, 6])
         pump.stop()
         var rest: [CountingSource.Read] = []
         while let read = await reads.next() { rest.append(read) }
         #expect(rest.count <= 1, "at most the one last read after the stop (it lets the source see it), not \(rest)")
-        let overBudget = (seen + rest).filter { $0.ahead >= 4 }
+        let overBudget = (seen + rest).filter { $0.ahead >= 4 * chunk }
         #expect(overBudget.isEmpty, "no read starts with the budget full")
     }
 
@@ -117,6 +128,27 @@ struct StreamBodyPumpTests {
         #expect(try await pump.makeAsyncIterator().next()?.readableBytes == 2)
 
         // When: the request ends
+        pump.stop()
+
+        // Then: the source's iteration ends (its producer is told), though the stream is still referenced
+        for await _ in ended {}
+        withExtendedLifetime(pump) {}
+    }
+
+    @Test func aStopWhileTheReaderWaitsForRoomEndsTheSourcesIterationToo() async throws {
+        // Given: a source that gave one chunk and has no other yet, a pump whose budget that chunk fills, and an
+        // engine that never asks
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        let (chunks, producer) = AsyncStream.makeStream(of: Data.self)
+        producer.onTermination = { _ in end.finish() }
+        producer.yield(Data("ab".utf8))
+        let (parks, park) = AsyncStream.makeStream(of: Void.self)
+        let pump = StreamBodyPump(ByteSource(chunks), counter: counter, budget: 1) { park.yield() }
+        pump.start()
+        var parked = parks.makeAsyncIterator()
+        await parked.next()
+
+        // When: the request ends while the reader waits for room
         pump.stop()
 
         // Then: the source's iteration ends (its producer is told), though the stream is still referenced
